@@ -1,0 +1,55 @@
+# npurt: the two commands that matter are `make demo` and `make test`.
+BUILD_DIR   ?= build
+ASAN_DIR    ?= build-asan
+FUZZ_DIR    ?= build-fuzz
+FUZZ_SECONDS ?= 60
+JOBS        ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all setup build demo test check test-sanitize fuzz install clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD_DIR)/build.ninja: | setup
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: setup $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The main job: build a model through the compiler IR, run it through the C API
+# from a board-style C program, print outputs and the per-operator time table.
+demo: build
+	$(BUILD_DIR)/examples/c_api_demo/npurt_make_demo_model $(BUILD_DIR)/demo.rknn
+	$(BUILD_DIR)/tools/npurt/npurt info $(BUILD_DIR)/demo.rknn | head -40
+	$(BUILD_DIR)/examples/c_api_demo/rknn_c_api_demo $(BUILD_DIR)/demo.rknn $(DEMO_IMAGE)
+
+# Every test: the Release suite, the same suite under ASan+UBSan, and the
+# model-loader fuzzer for FUZZ_SECONDS.
+test: check test-sanitize fuzz
+
+check: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: setup
+	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPURT_SANITIZE=ON -DNPURT_BUILD_TOOLS=OFF
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+	cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+fuzz: setup
+	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+	  -DCMAKE_CXX_COMPILER=clang++ -DNPURT_BUILD_FUZZERS=ON -DNPURT_BUILD_TOOLS=OFF
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target model_loader_fuzzer npurt_make_test_models
+	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	$(FUZZ_DIR)/tests/npurt_make_test_models $(FUZZ_DIR)/seeds
+	$(FUZZ_DIR)/tests/fuzz/model_loader_fuzzer -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
+	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+
+install: build
+	cmake --install $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)

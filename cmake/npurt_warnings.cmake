@@ -1,0 +1,7 @@
+# Warnings for our own targets: npurt_target_warnings(<target>)
+function(npurt_target_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-unused-parameter)
+  if(NPURT_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()

@@ -1,0 +1,29 @@
+// Writes a Graph as an npurt model file: assigns every tensor its storage
+// (weights section, arena offset from the memory planner, or an I/O slot),
+// records the application-facing I/O attributes for the target platform, and
+// serializes header + FlatBuffers payload + weights.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+
+namespace npurt {
+namespace compiler {
+
+struct EmitOptions {
+  std::string target_platform = "rk3588";
+  std::string custom_string;
+  std::string framework = "ONNX";
+};
+
+// `graph` must have shapes (InferShapes). Fails with kModelInvalid naming the problem.
+Status EmitModel(const Graph& graph, const EmitOptions& options, std::vector<uint8_t>* file);
+
+// The toolkit version written into every model.
+const char* ToolkitVersion();
+
+}  // namespace compiler
+}  // namespace npurt

@@ -1,0 +1,34 @@
+// Maps rknn_context handles to contexts. Handles are never reused, so a stale
+// or destroyed handle is always reported as RKNN_ERR_CTX_INVALID instead of
+// reaching another context.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "runtime/core/context.h"
+
+namespace npurt {
+
+struct ContextEntry {
+  std::unique_ptr<Context> context;
+  uint32_t core_mask = 0;
+  uint64_t frame_id = 0;
+};
+
+class HandleTable {
+ public:
+  static HandleTable& Get();
+  uint64_t Add(std::shared_ptr<ContextEntry> entry);
+  std::shared_ptr<ContextEntry> Find(uint64_t handle);
+  std::shared_ptr<ContextEntry> Remove(uint64_t handle);
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<uint64_t, std::shared_ptr<ContextEntry>> entries_;
+  uint64_t next_ = 1;
+};
+
+}  // namespace npurt

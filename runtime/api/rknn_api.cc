@@ -1,0 +1,512 @@
+// The RKNN C ABI. Only argument checks, handle lookup, per-context locking,
+// translation between rknn_* structs and the core, and logging of the reason
+// for every error. No exception crosses this boundary.
+#include "rknn_api.h"
+
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "runtime/api/handle_table.h"
+#include "runtime/core/log.h"
+
+namespace npurt {
+
+static_assert(RKNN_SUCC == static_cast<int>(StatusCode::kOk), "status codes are RKNN codes");
+static_assert(RKNN_ERR_PARAM_INVALID == static_cast<int>(StatusCode::kParamInvalid), "status codes are RKNN codes");
+static_assert(RKNN_ERR_MODEL_INVALID == static_cast<int>(StatusCode::kModelInvalid), "status codes are RKNN codes");
+static_assert(RKNN_ERR_CTX_INVALID == static_cast<int>(StatusCode::kCtxInvalid), "status codes are RKNN codes");
+static_assert(RKNN_ERR_INPUT_INVALID == static_cast<int>(StatusCode::kInputInvalid), "status codes are RKNN codes");
+static_assert(RKNN_ERR_OUTPUT_INVALID == static_cast<int>(StatusCode::kOutputInvalid), "status codes are RKNN codes");
+static_assert(RKNN_ERR_TARGET_PLATFORM_UNMATCH == static_cast<int>(StatusCode::kTargetPlatformUnmatch),
+              "status codes are RKNN codes");
+static_assert(RKNN_TENSOR_BOOL == static_cast<int>(DataType::kBool), "tensor types are DataType");
+static_assert(RKNN_TENSOR_NC1HWC2 == static_cast<int>(Layout::kNC1HWC2), "formats are Layout");
+
+HandleTable& HandleTable::Get() {
+  static HandleTable* table = new HandleTable();  // never destroyed: safe in atexit paths
+  return *table;
+}
+
+uint64_t HandleTable::Add(std::shared_ptr<ContextEntry> entry) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint64_t handle = next_++;
+#if defined(__arm__)
+  if (handle > UINT32_MAX) return 0;  // rknn_context is 32-bit there
+#endif
+  entries_.emplace(handle, std::move(entry));
+  return handle;
+}
+
+std::shared_ptr<ContextEntry> HandleTable::Find(uint64_t handle) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = entries_.find(handle);
+  return it == entries_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<ContextEntry> HandleTable::Remove(uint64_t handle) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = entries_.find(handle);
+  if (it == entries_.end()) return nullptr;
+  std::shared_ptr<ContextEntry> entry = std::move(it->second);
+  entries_.erase(it);
+  return entry;
+}
+
+namespace {
+
+constexpr const char* kApiVersion = "2.3.2 (npurt 0.1.0)";
+constexpr const char* kDriverVersion = "npurt-cpu 0.1.0";
+
+constexpr uint32_t kUnsupportedInitFlags = RKNN_FLAG_ASYNC_MASK | RKNN_FLAG_MEM_ALLOC_OUTSIDE |
+                                           RKNN_FLAG_SHARE_WEIGHT_MEM | RKNN_FLAG_FENCE_IN_OUTSIDE |
+                                           RKNN_FLAG_FENCE_OUT_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE |
+                                           RKNN_FLAG_MODEL_BUFFER_ZERO_COPY;
+
+int Fail(const char* api, const Status& s) {
+  NPURT_LOG(kError, "%s: %s", api, s.message().c_str());
+  return s.rknn_code();
+}
+
+int Fail(const char* api, StatusCode code, const char* message) { return Fail(api, Status(code, message)); }
+
+// Runs `body` and turns any escaping exception into an error code.
+template <typename Body>
+int Guard(const char* api, Body body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return Fail(api, StatusCode::kMallocFail, "out of memory");
+  } catch (const std::exception& e) {
+    return Fail(api, StatusCode::kFail, e.what());
+  } catch (...) {
+    return Fail(api, StatusCode::kFail, "unexpected internal error");
+  }
+}
+
+// Looks up the context; logs and returns RKNN_ERR_CTX_INVALID when unknown.
+std::shared_ptr<ContextEntry> Lookup(const char* api, rknn_context ctx) {
+  if (ctx == 0) {
+    Fail(api, StatusCode::kCtxInvalid, "context is 0 (not initialized)");
+    return nullptr;
+  }
+  std::shared_ptr<ContextEntry> e = HandleTable::Get().Find(static_cast<uint64_t>(ctx));
+  if (!e) Fail(api, StatusCode::kCtxInvalid, ("unknown or destroyed context " + std::to_string(ctx)).c_str());
+  return e;
+}
+
+void CopyName(char* dst, size_t cap, const std::string& src) {
+  const size_t n = src.size() < cap - 1 ? src.size() : cap - 1;
+  std::memcpy(dst, src.data(), n);
+  dst[n] = '\0';
+}
+
+void FillAttr(const Model& model, bool is_input, uint32_t index, AttrView view, rknn_tensor_attr* attr) {
+  const IoDesc& io = is_input ? model.inputs()[index] : model.outputs()[index];
+  const TensorDesc& t = model.tensors()[io.tensor];
+  const IoAttr a = DescribeIo(model, is_input, static_cast<int>(index), view);
+  std::memset(attr, 0, sizeof(*attr));
+  attr->index = index;
+  attr->n_dims = static_cast<uint32_t>(a.dims.size());
+  for (size_t i = 0; i < a.dims.size() && i < RKNN_MAX_DIMS; ++i) attr->dims[i] = static_cast<uint32_t>(a.dims[i]);
+  CopyName(attr->name, RKNN_MAX_NAME_LEN, t.name);
+  attr->n_elems = static_cast<uint32_t>(a.n_elems);
+  attr->size = static_cast<uint32_t>(a.size);
+  attr->fmt = static_cast<rknn_tensor_format>(a.fmt);
+  attr->type = static_cast<rknn_tensor_type>(a.dtype);
+  const bool quantized = !t.quant.scale.empty() && a.dtype != DataType::kFloat32 && a.dtype != DataType::kFloat16;
+  attr->qnt_type = quantized ? RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC : RKNN_TENSOR_QNT_NONE;
+  attr->scale = quantized ? t.quant.scale[0] : 1.0f;
+  attr->zp = quantized && !t.quant.zero_point.empty() ? t.quant.zero_point[0] : 0;
+  attr->w_stride = a.w_stride;
+  attr->size_with_stride = static_cast<uint32_t>(a.size_with_stride);
+  attr->pass_through = 0;
+  attr->h_stride = 0;
+}
+
+int QueryAttr(const Model& model, bool is_input, AttrView view, void* info, uint32_t size) {
+  if (size < sizeof(rknn_tensor_attr)) {
+    return Fail("rknn_query", StatusCode::kParamInvalid, "info size is smaller than sizeof(rknn_tensor_attr)");
+  }
+  rknn_tensor_attr* attr = static_cast<rknn_tensor_attr*>(info);
+  const size_t count = is_input ? model.inputs().size() : model.outputs().size();
+  if (attr->index >= count) {
+    return Fail("rknn_query", NPURT_ERROR(kParamInvalid, "%s index %u out of range (model has %zu)",
+                                          is_input ? "input" : "output", attr->index, count));
+  }
+  FillAttr(model, is_input, attr->index, view, attr);
+  return RKNN_SUCC;
+}
+
+void LogModelInfo(const Model& m) {
+  NPURT_LOG(kInfo, "RKNN Runtime Information, librknnrt version: %s", kApiVersion);
+  NPURT_LOG(kInfo, "RKNN Driver Information, version: %s", kDriverVersion);
+  NPURT_LOG(kInfo,
+            "RKNN Model Information, version: %u, toolkit version: %s, target platform: %s, framework name: %s, "
+            "framework layout: NCHW, model inference type: static_shape",
+            m.format_version(), m.toolkit_version().c_str(), m.target_platform().c_str(), m.framework().c_str());
+}
+
+bool ValidFormat(int fmt) { return fmt >= RKNN_TENSOR_NCHW && fmt < RKNN_TENSOR_FORMAT_MAX; }
+
+}  // namespace
+}  // namespace npurt
+
+using namespace npurt;
+
+extern "C" {
+
+int rknn_init(rknn_context* context, void* model, uint32_t size, uint32_t flag, rknn_init_extend* extend) {
+  return Guard("rknn_init", [&]() -> int {
+    if (context == nullptr) return Fail("rknn_init", StatusCode::kParamInvalid, "context pointer is NULL");
+    if (model == nullptr) return Fail("rknn_init", StatusCode::kParamInvalid, "model is NULL");
+    if (flag & kUnsupportedInitFlags) {
+      return Fail("rknn_init", NPURT_ERROR(kParamInvalid, "init flag 0x%x is not supported by npurt yet",
+                                           flag & kUnsupportedInitFlags));
+    }
+    std::shared_ptr<const Model> m;
+    Status s = Model::Load(model, size, &m);
+    if (!s.ok()) return Fail("rknn_init", s);
+    ContextOptions options;
+    options.collect_perf = (flag & RKNN_FLAG_COLLECT_PERF_MASK) != 0;
+    options.model_info_only = (flag & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY) != 0;
+    auto entry = std::make_shared<ContextEntry>();
+    s = Context::Create(m, options, &entry->context);
+    if (!s.ok()) return Fail("rknn_init", s);
+    LogModelInfo(*m);
+    const uint64_t handle = HandleTable::Get().Add(std::move(entry));
+    if (handle == 0) return Fail("rknn_init", StatusCode::kMallocFail, "out of context handles");
+    *context = static_cast<rknn_context>(handle);
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_dup_context(rknn_context* context_in, rknn_context* context_out) {
+  return Guard("rknn_dup_context", [&]() -> int {
+    if (context_in == nullptr || context_out == nullptr) {
+      return Fail("rknn_dup_context", StatusCode::kParamInvalid, "context pointer is NULL");
+    }
+    auto src = Lookup("rknn_dup_context", *context_in);
+    if (!src) return RKNN_ERR_CTX_INVALID;
+    auto entry = std::make_shared<ContextEntry>();
+    {
+      std::lock_guard<std::mutex> lock(src->context->mutex());
+      Status s = src->context->Duplicate(&entry->context);
+      if (!s.ok()) return Fail("rknn_dup_context", s);
+    }
+    const uint64_t handle = HandleTable::Get().Add(std::move(entry));
+    if (handle == 0) return Fail("rknn_dup_context", StatusCode::kMallocFail, "out of context handles");
+    *context_out = static_cast<rknn_context>(handle);
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_destroy(rknn_context context) {
+  return Guard("rknn_destroy", [&]() -> int {
+    if (context == 0) return Fail("rknn_destroy", StatusCode::kCtxInvalid, "context is 0 (not initialized)");
+    std::shared_ptr<ContextEntry> e = HandleTable::Get().Remove(static_cast<uint64_t>(context));
+    if (!e) {
+      return Fail("rknn_destroy", NPURT_ERROR(kCtxInvalid, "unknown or already destroyed context %llu",
+                                              static_cast<unsigned long long>(context)));
+    }
+    // Wait for a call in flight on another thread, then free with the last reference.
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_query(rknn_context context, rknn_query_cmd cmd, void* info, uint32_t size) {
+  return Guard("rknn_query", [&]() -> int {
+    auto e = Lookup("rknn_query", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    if (info == nullptr) return Fail("rknn_query", StatusCode::kParamInvalid, "info is NULL");
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    Context& ctx = *e->context;
+    const Model& m = ctx.model();
+    auto too_small = [&](size_t need) {
+      return size < need ? Fail("rknn_query", NPURT_ERROR(kParamInvalid, "query %d: info size %u, expected %zu",
+                                                          static_cast<int>(cmd), size, need))
+                         : RKNN_SUCC;
+    };
+    const bool info_only = ctx.options().model_info_only;
+    if (info_only && cmd != RKNN_QUERY_MEM_SIZE) {
+      return Fail("rknn_query", StatusCode::kCtxInvalid,
+                  "a RKNN_FLAG_COLLECT_MODEL_INFO_ONLY context answers RKNN_QUERY_MEM_SIZE only");
+    }
+    switch (cmd) {
+      case RKNN_QUERY_IN_OUT_NUM: {
+        if (int r = too_small(sizeof(rknn_input_output_num))) return r;
+        auto* num = static_cast<rknn_input_output_num*>(info);
+        num->n_input = static_cast<uint32_t>(m.inputs().size());
+        num->n_output = static_cast<uint32_t>(m.outputs().size());
+        return RKNN_SUCC;
+      }
+      case RKNN_QUERY_INPUT_ATTR:
+      case RKNN_QUERY_CURRENT_INPUT_ATTR: return QueryAttr(m, true, AttrView::kNormal, info, size);
+      case RKNN_QUERY_OUTPUT_ATTR:
+      case RKNN_QUERY_CURRENT_OUTPUT_ATTR: return QueryAttr(m, false, AttrView::kNormal, info, size);
+      case RKNN_QUERY_NATIVE_INPUT_ATTR:
+      case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR: return QueryAttr(m, true, AttrView::kNative, info, size);
+      case RKNN_QUERY_NATIVE_OUTPUT_ATTR:
+      case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR: return QueryAttr(m, false, AttrView::kNative, info, size);
+      case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR: return QueryAttr(m, true, AttrView::kNativeNhwc, info, size);
+      case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return QueryAttr(m, false, AttrView::kNativeNhwc, info, size);
+      case RKNN_QUERY_PERF_DETAIL: {
+        if (int r = too_small(sizeof(rknn_perf_detail))) return r;
+        if (!ctx.options().collect_perf) {
+          return Fail("rknn_query", StatusCode::kFail,
+                      "RKNN_QUERY_PERF_DETAIL needs RKNN_FLAG_COLLECT_PERF_MASK at rknn_init");
+        }
+        if (!ctx.has_run()) return Fail("rknn_query", StatusCode::kFail, "RKNN_QUERY_PERF_DETAIL before rknn_run");
+        auto* perf = static_cast<rknn_perf_detail*>(info);
+        perf->perf_data = const_cast<char*>(ctx.perf_detail().c_str());
+        perf->data_len = ctx.perf_detail().size();
+        return RKNN_SUCC;
+      }
+      case RKNN_QUERY_PERF_RUN: {
+        if (int r = too_small(sizeof(rknn_perf_run))) return r;
+        if (!ctx.has_run()) return Fail("rknn_query", StatusCode::kFail, "RKNN_QUERY_PERF_RUN before rknn_run");
+        static_cast<rknn_perf_run*>(info)->run_duration = ctx.last_run_us();
+        return RKNN_SUCC;
+      }
+      case RKNN_QUERY_SDK_VERSION: {
+        if (int r = too_small(sizeof(rknn_sdk_version))) return r;
+        auto* v = static_cast<rknn_sdk_version*>(info);
+        std::memset(v, 0, sizeof(*v));
+        CopyName(v->api_version, sizeof(v->api_version), kApiVersion);
+        CopyName(v->drv_version, sizeof(v->drv_version), kDriverVersion);
+        return RKNN_SUCC;
+      }
+      case RKNN_QUERY_MEM_SIZE: {
+        if (int r = too_small(sizeof(rknn_mem_size))) return r;
+        const MemorySizes s = ctx.memory_sizes();
+        auto* mem = static_cast<rknn_mem_size*>(info);
+        std::memset(mem, 0, sizeof(*mem));
+        mem->total_weight_size = static_cast<uint32_t>(s.weights);
+        mem->total_internal_size = static_cast<uint32_t>(s.internal);
+        mem->total_dma_allocated_size = s.total_allocated;
+        return RKNN_SUCC;
+      }
+      case RKNN_QUERY_CUSTOM_STRING: {
+        if (int r = too_small(sizeof(rknn_custom_string))) return r;
+        auto* cs = static_cast<rknn_custom_string*>(info);
+        std::memset(cs, 0, sizeof(*cs));
+        CopyName(cs->string, sizeof(cs->string), m.custom_string());
+        return RKNN_SUCC;
+      }
+      case RKNN_QUERY_INPUT_DYNAMIC_RANGE:
+        NPURT_LOG(kWarning, "rknn_query: RKNN_QUERY_INPUT_DYNAMIC_RANGE on a static-shape model");
+        return RKNN_ERR_MODEL_INVALID;
+      case RKNN_QUERY_DEVICE_MEM_INFO:
+        return Fail("rknn_query", StatusCode::kParamInvalid,
+                    "RKNN_QUERY_DEVICE_MEM_INFO exists only on RV1106/RV1103-class platforms");
+      default:
+        return Fail("rknn_query", NPURT_ERROR(kParamInvalid, "unknown query command %d", static_cast<int>(cmd)));
+    }
+  });
+}
+
+int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[]) {
+  return Guard("rknn_inputs_set", [&]() -> int {
+    auto e = Lookup("rknn_inputs_set", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    if (inputs == nullptr) return Fail("rknn_inputs_set", StatusCode::kParamInvalid, "inputs is NULL");
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    const size_t count = e->context->model().inputs().size();
+    if (n_inputs == 0 || n_inputs > count) {
+      return Fail("rknn_inputs_set",
+                  NPURT_ERROR(kParamInvalid, "n_inputs is %u, the model has %zu inputs", n_inputs, count));
+    }
+    std::vector<InputArg> args(n_inputs);
+    for (uint32_t i = 0; i < n_inputs; ++i) {
+      const rknn_input& in = inputs[i];
+      if (in.buf == nullptr) return Fail("rknn_inputs_set", NPURT_ERROR(kParamInvalid, "inputs[%u].buf is NULL", i));
+      if (!IsValidDataType(static_cast<int>(in.type))) {
+        return Fail("rknn_inputs_set", NPURT_ERROR(kInputInvalid, "inputs[%u].type %d is not a tensor type", i,
+                                                   static_cast<int>(in.type)));
+      }
+      if (!ValidFormat(static_cast<int>(in.fmt))) {
+        return Fail("rknn_inputs_set", NPURT_ERROR(kInputInvalid, "inputs[%u].fmt %d is not a tensor format", i,
+                                                   static_cast<int>(in.fmt)));
+      }
+      args[i].index = in.index;
+      args[i].pass_through = in.pass_through != 0;
+      args[i].buffer.data = in.buf;
+      args[i].buffer.size = in.size;
+      args[i].buffer.dtype = static_cast<DataType>(in.type);
+      args[i].buffer.fmt = static_cast<Layout>(in.fmt);
+    }
+    Status s = e->context->SetInputs(args);
+    return s.ok() ? RKNN_SUCC : Fail("rknn_inputs_set", s);
+  });
+}
+
+int rknn_set_batch_core_num(rknn_context context, int core_num) {
+  return Guard("rknn_set_batch_core_num", [&]() -> int {
+    auto e = Lookup("rknn_set_batch_core_num", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    if (core_num < 1 || core_num > 3) {
+      return Fail("rknn_set_batch_core_num", NPURT_ERROR(kParamInvalid, "core_num %d is not in 1..3", core_num));
+    }
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask) {
+  return Guard("rknn_set_core_mask", [&]() -> int {
+    auto e = Lookup("rknn_set_core_mask", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    switch (core_mask) {
+      case RKNN_NPU_CORE_AUTO: case RKNN_NPU_CORE_0: case RKNN_NPU_CORE_1: case RKNN_NPU_CORE_2:
+      case RKNN_NPU_CORE_0_1: case RKNN_NPU_CORE_0_1_2: case RKNN_NPU_CORE_ALL: break;
+      default:
+        return Fail("rknn_set_core_mask", NPURT_ERROR(kParamInvalid, "core mask 0x%x is not a valid mask",
+                                                      static_cast<unsigned>(core_mask)));
+    }
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    e->core_mask = static_cast<uint32_t>(core_mask);
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_run(rknn_context context, rknn_run_extend* extend) {
+  return Guard("rknn_run", [&]() -> int {
+    auto e = Lookup("rknn_run", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    Status s = e->context->Run();
+    if (!s.ok()) return Fail("rknn_run", s);
+    ++e->frame_id;
+    if (extend != nullptr) extend->frame_id = e->frame_id;
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_wait(rknn_context context, rknn_run_extend* extend) {
+  return Guard("rknn_wait", [&]() -> int {
+    auto e = Lookup("rknn_wait", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    // rknn_run always completes before returning, so there is never anything to wait for.
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    if (extend != nullptr) extend->frame_id = e->frame_id;
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outputs[], rknn_output_extend* extend) {
+  return Guard("rknn_outputs_get", [&]() -> int {
+    auto e = Lookup("rknn_outputs_get", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    if (outputs == nullptr) return Fail("rknn_outputs_get", StatusCode::kParamInvalid, "outputs is NULL");
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    Context& ctx = *e->context;
+    const size_t count = ctx.model().outputs().size();
+    if (n_outputs == 0 || n_outputs > count) {
+      return Fail("rknn_outputs_get",
+                  NPURT_ERROR(kParamInvalid, "n_outputs is %u, the model has %zu outputs", n_outputs, count));
+    }
+    if (!ctx.has_run()) return Fail("rknn_outputs_get", StatusCode::kFail, "called before a successful rknn_run");
+    for (uint32_t i = 0; i < n_outputs; ++i) {
+      const rknn_output& o = outputs[i];
+      if (o.index >= count) {
+        return Fail("rknn_outputs_get", NPURT_ERROR(kParamInvalid, "outputs[%u].index %u out of range (%zu outputs)",
+                                                    i, o.index, count));
+      }
+      if (o.is_prealloc) {
+        const uint64_t need = ctx.OutputBytes(o.index, o.want_float != 0);
+        if (o.buf == nullptr) return Fail("rknn_outputs_get", NPURT_ERROR(kParamInvalid, "outputs[%u].buf is NULL", i));
+        if (o.size < need) {
+          return Fail("rknn_outputs_get", NPURT_ERROR(kOutputInvalid, "outputs[%u].size is %u, output %u needs %llu",
+                                                      i, o.size, o.index, static_cast<unsigned long long>(need)));
+        }
+      }
+    }
+    std::vector<void*> allocated;
+    for (uint32_t i = 0; i < n_outputs; ++i) {
+      rknn_output& o = outputs[i];
+      const bool want_float = o.want_float != 0;
+      const uint64_t need = ctx.OutputBytes(o.index, want_float);
+      void* dst = o.buf;
+      size_t cap = o.size;
+      if (!o.is_prealloc) {
+        dst = ctx.AllocateUserOutput(need);
+        if (dst == nullptr) {
+          for (void* p : allocated) ctx.FreeUserOutput(p);
+          return Fail("rknn_outputs_get", StatusCode::kMallocFail, "cannot allocate an output buffer");
+        }
+        allocated.push_back(dst);
+        cap = need;
+      }
+      Status s = ctx.GetOutput(o.index, want_float, dst, cap);
+      if (!s.ok()) {
+        for (void* p : allocated) ctx.FreeUserOutput(p);
+        return Fail("rknn_outputs_get", s);
+      }
+      if (!o.is_prealloc) {
+        o.buf = dst;
+        o.size = static_cast<uint32_t>(need);
+      }
+    }
+    if (extend != nullptr) extend->frame_id = e->frame_id;
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_outputs_release(rknn_context context, uint32_t n_ouputs, rknn_output outputs[]) {
+  return Guard("rknn_outputs_release", [&]() -> int {
+    auto e = Lookup("rknn_outputs_release", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    if (outputs == nullptr) return Fail("rknn_outputs_release", StatusCode::kParamInvalid, "outputs is NULL");
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    int result = RKNN_SUCC;
+    for (uint32_t i = 0; i < n_ouputs; ++i) {
+      rknn_output& o = outputs[i];
+      if (o.is_prealloc || o.buf == nullptr) continue;  // caller's memory, or already released
+      if (!e->context->FreeUserOutput(o.buf)) {
+        result = Fail("rknn_outputs_release",
+                      NPURT_ERROR(kParamInvalid, "outputs[%u].buf was not returned by rknn_outputs_get on this "
+                                                 "context, or was already released", i));
+        continue;
+      }
+      o.buf = nullptr;
+    }
+    return result;
+  });
+}
+
+// Zero-copy memory, external weight/internal memory and dynamic shapes are not
+// implemented yet; they fail loudly instead of pretending to work.
+static int NotYet(const char* api) {
+  return Fail(api, StatusCode::kFail, "not implemented in this npurt version (zero-copy and dynamic shapes are planned)");
+}
+
+rknn_tensor_mem* rknn_create_mem_from_phys(rknn_context, uint64_t, void*, uint32_t) {
+  NotYet("rknn_create_mem_from_phys");
+  return nullptr;
+}
+rknn_tensor_mem* rknn_create_mem_from_fd(rknn_context, int32_t, void*, uint32_t, int32_t) {
+  NotYet("rknn_create_mem_from_fd");
+  return nullptr;
+}
+rknn_tensor_mem* rknn_create_mem_from_mb_blk(rknn_context, void*, int32_t) {
+  Fail("rknn_create_mem_from_mb_blk", StatusCode::kFail, "MB blocks exist only in Rockchip's MPI; not supported");
+  return nullptr;
+}
+rknn_tensor_mem* rknn_create_mem(rknn_context, uint32_t) {
+  NotYet("rknn_create_mem");
+  return nullptr;
+}
+rknn_tensor_mem* rknn_create_mem2(rknn_context, uint64_t, uint64_t) {
+  NotYet("rknn_create_mem2");
+  return nullptr;
+}
+int rknn_destroy_mem(rknn_context, rknn_tensor_mem*) { return NotYet("rknn_destroy_mem"); }
+int rknn_set_weight_mem(rknn_context, rknn_tensor_mem*) { return NotYet("rknn_set_weight_mem"); }
+int rknn_set_internal_mem(rknn_context, rknn_tensor_mem*) { return NotYet("rknn_set_internal_mem"); }
+int rknn_set_io_mem(rknn_context, rknn_tensor_mem*, rknn_tensor_attr*) { return NotYet("rknn_set_io_mem"); }
+int rknn_set_input_shape(rknn_context, rknn_tensor_attr*) { return NotYet("rknn_set_input_shape"); }
+int rknn_set_input_shapes(rknn_context, uint32_t, rknn_tensor_attr[]) { return NotYet("rknn_set_input_shapes"); }
+int rknn_mem_sync(rknn_context, rknn_tensor_mem*, rknn_mem_sync_mode) { return NotYet("rknn_mem_sync"); }
+
+}  // extern "C"

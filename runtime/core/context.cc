@@ -1,0 +1,193 @@
+#include "runtime/core/context.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "runtime/core/executor.h"
+#include "runtime/core/log.h"
+
+namespace npurt {
+namespace {
+
+uint8_t* AlignedAlloc(uint64_t bytes) {
+  const uint64_t padded = (bytes + 63) / 64 * 64;
+  void* p = std::aligned_alloc(64, padded == 0 ? 64 : padded);
+  if (p != nullptr) std::memset(p, 0, padded == 0 ? 64 : padded);
+  return static_cast<uint8_t*>(p);
+}
+
+}  // namespace
+
+Context::Context(std::shared_ptr<const Model> model, const ContextOptions& options)
+    : model_(std::move(model)), options_(options) {}
+
+Context::~Context() {
+  std::free(arena_);
+  for (uint8_t* p : input_buffers_) std::free(p);
+  for (uint8_t* p : output_buffers_) std::free(p);
+  for (void* p : user_outputs_) std::free(p);
+}
+
+Status Context::Create(std::shared_ptr<const Model> model, const ContextOptions& options,
+                       std::unique_ptr<Context>* out) {
+  std::unique_ptr<Context> ctx(new (std::nothrow) Context(std::move(model), options));
+  if (!ctx) return NPURT_ERROR(kMallocFail, "out of memory creating a context");
+  NPURT_RETURN_IF_ERROR(ctx->Init());
+  *out = std::move(ctx);
+  return Status::Ok();
+}
+
+Status Context::Duplicate(std::unique_ptr<Context>* out) const { return Create(model_, options_, out); }
+
+Status Context::Init() {
+  const Model& m = *model_;
+  if (options_.model_info_only) return Status::Ok();
+  arena_ = AlignedAlloc(m.arena_size());
+  if (arena_ == nullptr) {
+    return NPURT_ERROR(kMallocFail, "cannot allocate the %llu-byte arena",
+                       static_cast<unsigned long long>(m.arena_size()));
+  }
+  tensors_.resize(m.tensors().size());
+  input_buffers_.assign(m.inputs().size(), nullptr);
+  output_buffers_.assign(m.outputs().size(), nullptr);
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    const TensorDesc& d = m.tensors()[i];
+    Tensor& t = tensors_[i];
+    t.name = d.name;
+    t.shape = d.shape;
+    t.dtype = d.dtype;
+    t.bytes = d.size;
+    switch (d.storage) {
+      case Storage::kConstant:
+        // Ops never write constants (the model verifier rejects it), so sharing is safe.
+        t.data = const_cast<uint8_t*>(m.weights() + d.offset);
+        t.constant = true;
+        break;
+      case Storage::kArena: t.data = arena_ + d.offset; break;
+      case Storage::kInput:
+      case Storage::kOutput: {
+        uint8_t* buf = AlignedAlloc(d.size);
+        if (buf == nullptr) return NPURT_ERROR(kMallocFail, "cannot allocate %llu bytes for '%s'",
+                                               static_cast<unsigned long long>(d.size), d.name.c_str());
+        (d.storage == Storage::kInput ? input_buffers_ : output_buffers_)[d.offset] = buf;
+        io_bytes_ += d.size;
+        t.data = buf;
+        break;
+      }
+    }
+  }
+  nodes_.resize(m.ops().size());
+  for (size_t k = 0; k < nodes_.size(); ++k) {
+    const OpDesc& d = m.ops()[k];
+    OpNode& n = nodes_[k];
+    n.def = d.def;
+    n.name = d.name;
+    n.attrs = d.attrs;
+    for (int i : d.inputs) n.inputs.push_back(i < 0 ? nullptr : &tensors_[i]);
+    for (int o : d.outputs) n.outputs.push_back(&tensors_[o]);
+  }
+  NPURT_RETURN_IF_ERROR(PrepareNodes(&nodes_));
+  input_set_.assign(m.inputs().size(), false);
+  if (options_.collect_perf) profiler_ = std::make_unique<OpTimeProfiler>(nodes_.size());
+  return Status::Ok();
+}
+
+Status Context::SetInputs(const std::vector<InputArg>& inputs) {
+  if (options_.model_info_only) {
+    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
+  }
+  const Model& m = *model_;
+  for (const InputArg& in : inputs) {
+    if (in.index >= m.inputs().size()) {
+      return NPURT_ERROR(kParamInvalid, "input index %u out of range (model has %zu inputs)", in.index,
+                         m.inputs().size());
+    }
+  }
+  for (const InputArg& in : inputs) {
+    const IoDesc& io = m.inputs()[in.index];
+    Tensor& t = tensors_[io.tensor];
+    HostBuffer src = in.buffer;
+    if (in.pass_through) {
+      // Pass-through data is already in the native layout and type.
+      const IoAttr native = DescribeIo(m, true, static_cast<int>(in.index), AttrView::kNative);
+      if (src.dtype != native.dtype) {
+        return NPURT_ERROR(kInputInvalid, "input %u: pass_through needs %s data (the native type), got %s", in.index,
+                           DataTypeName(native.dtype), DataTypeName(src.dtype));
+      }
+      src.fmt = native.fmt;
+      src.w_stride = native.w_stride;
+      src.c2 = native.c2;
+    } else if (t.shape.size() == 4 && src.fmt == Layout::kNC1HWC2) {
+      return NPURT_ERROR(kInputInvalid, "input %u: NC1HWC2 data needs pass_through=1", in.index);
+    }
+    Status s = ImportInput(src, io, !in.pass_through, &t);
+    if (!s.ok()) return Status(s.code(), "input " + std::to_string(in.index) + ": " + s.message());
+    input_set_[in.index] = true;
+  }
+  return Status::Ok();
+}
+
+Status Context::Run() {
+  if (options_.model_info_only) {
+    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
+  }
+  for (size_t i = 0; i < input_set_.size(); ++i) {
+    if (!input_set_[i]) return NPURT_ERROR(kInputInvalid, "input %zu was never set (call rknn_inputs_set first)", i);
+  }
+  const int64_t start = NowNs();
+  Status s = RunNodes(&nodes_, profiler_.get());
+  last_run_us_ = (NowNs() - start) / 1000;
+  if (!s.ok()) return s;
+  has_run_ = true;
+  if (profiler_) perf_detail_ = FormatPerfTable(nodes_, profiler_->elapsed_ns());
+  return Status::Ok();
+}
+
+uint64_t Context::OutputBytes(uint32_t index, bool want_float) const {
+  const IoDesc& io = model_->outputs()[index];
+  const TensorDesc& t = model_->tensors()[io.tensor];
+  const DataType type = want_float ? DataType::kFloat32 : io.dtype;
+  return static_cast<uint64_t>(NumElements(t.shape)) * DataTypeSize(type);
+}
+
+Status Context::GetOutput(uint32_t index, bool want_float, void* dst, size_t dst_size) const {
+  const IoDesc& io = model_->outputs()[index];
+  HostBuffer out;
+  out.data = dst;
+  out.size = dst_size;
+  out.dtype = want_float ? DataType::kFloat32 : io.dtype;
+  out.fmt = Layout::kNCHW;
+  return ExportOutput(tensors_[io.tensor], out);
+}
+
+void* Context::AllocateUserOutput(size_t bytes) {
+  void* p = std::malloc(bytes == 0 ? 1 : bytes);
+  if (p != nullptr) user_outputs_.insert(p);
+  return p;
+}
+
+bool Context::FreeUserOutput(void* buf) {
+  auto it = user_outputs_.find(buf);
+  if (it == user_outputs_.end()) return false;
+  std::free(buf);
+  user_outputs_.erase(it);
+  return true;
+}
+
+MemorySizes Context::memory_sizes() const {
+  MemorySizes s;
+  s.weights = model_->weights_size();
+  s.internal = model_->arena_size();
+  s.total_allocated = s.weights + s.internal + io_bytes_;
+  if (options_.model_info_only) {
+    uint64_t io = 0;
+    for (const TensorDesc& t : model_->tensors()) {
+      if (t.storage == Storage::kInput || t.storage == Storage::kOutput) io += t.size;
+    }
+    s.total_allocated = s.weights + s.internal + io;
+  }
+  return s;
+}
+
+}  // namespace npurt

@@ -1,0 +1,92 @@
+// Context: one loaded model ready to run (what rknn_context names). Created in
+// rknn_init: binds every tensor to weights, the arena or an I/O buffer,
+// prepares every op, and allocates everything a run needs. Not thread-safe by
+// itself; the API layer serializes calls on one context.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "runtime/core/io_convert.h"
+#include "runtime/core/model.h"
+#include "runtime/core/native_layout.h"
+#include "runtime/core/profiler.h"
+#include "runtime/ops/op.h"
+
+namespace npurt {
+
+struct ContextOptions {
+  bool collect_perf = false;     // RKNN_FLAG_COLLECT_PERF_MASK
+  bool model_info_only = false;  // RKNN_FLAG_COLLECT_MODEL_INFO_ONLY: no buffers, sizes only
+};
+
+struct InputArg {
+  uint32_t index = 0;
+  HostBuffer buffer;
+  bool pass_through = false;
+};
+
+struct MemorySizes {
+  uint64_t weights = 0;
+  uint64_t internal = 0;       // arena, excluding inputs and outputs
+  uint64_t total_allocated = 0;
+};
+
+class Context {
+ public:
+  static Status Create(std::shared_ptr<const Model> model, const ContextOptions& options,
+                       std::unique_ptr<Context>* out);
+  ~Context();
+
+  // A new context on the same model: shares the weights, owns its arena.
+  Status Duplicate(std::unique_ptr<Context>* out) const;
+
+  const Model& model() const { return *model_; }
+  std::mutex& mutex() { return mutex_; }
+
+  Status SetInputs(const std::vector<InputArg>& inputs);
+  Status Run();
+  // Converts output `index` into `dst` (want_float: float32, else the reported type; NCHW order).
+  Status GetOutput(uint32_t index, bool want_float, void* dst, size_t dst_size) const;
+  // Bytes GetOutput writes for this output and want_float.
+  uint64_t OutputBytes(uint32_t index, bool want_float) const;
+
+  // Buffers handed to the application by rknn_outputs_get (is_prealloc = 0).
+  void* AllocateUserOutput(size_t bytes);
+  // False when `buf` was not handed out by this context (or was already freed).
+  bool FreeUserOutput(void* buf);
+
+  MemorySizes memory_sizes() const;
+  bool has_run() const { return has_run_; }
+  int64_t last_run_us() const { return last_run_us_; }
+  // Valid after a run with collect_perf; empty otherwise.
+  const std::string& perf_detail() const { return perf_detail_; }
+  const ContextOptions& options() const { return options_; }
+
+ private:
+  Context(std::shared_ptr<const Model> model, const ContextOptions& options);
+  Status Init();
+
+  std::shared_ptr<const Model> model_;
+  ContextOptions options_;
+  std::mutex mutex_;
+
+  uint8_t* arena_ = nullptr;
+  std::vector<uint8_t*> input_buffers_;
+  std::vector<uint8_t*> output_buffers_;
+  uint64_t io_bytes_ = 0;
+  std::vector<Tensor> tensors_;
+  std::vector<OpNode> nodes_;
+  std::vector<bool> input_set_;
+  bool has_run_ = false;
+  int64_t last_run_us_ = 0;
+  std::unique_ptr<OpTimeProfiler> profiler_;
+  std::string perf_detail_;
+  std::set<void*> user_outputs_;
+};
+
+}  // namespace npurt

@@ -1,0 +1,54 @@
+#include "runtime/core/executor.h"
+
+#include "runtime/core/log.h"
+
+namespace npurt {
+
+Status PrepareNodes(std::vector<OpNode>* nodes) {
+  for (OpNode& node : *nodes) {
+    // Infer sees constant values only, exactly as the compiler did.
+    std::vector<Tensor> views;
+    views.reserve(node.inputs.size());
+    std::vector<const Tensor*> inputs;
+    for (const Tensor* t : node.inputs) {
+      if (t == nullptr) {
+        inputs.push_back(nullptr);
+        continue;
+      }
+      views.push_back(*t);
+      if (!t->constant) views.back().data = nullptr;
+      inputs.push_back(&views.back());
+    }
+    std::vector<Tensor> inferred(node.outputs.size());
+    Status s = node.def->infer(node.attrs, inputs, &inferred);
+    if (!s.ok()) return Status(s.code(), "op '" + node.name + "': " + s.message());
+    for (size_t i = 0; i < inferred.size(); ++i) {
+      const Tensor* recorded = node.outputs[i];
+      if (inferred[i].shape != recorded->shape || inferred[i].dtype != recorded->dtype) {
+        return NPURT_ERROR(kModelInvalid, "op '%s' (%s): output %zu is recorded as %s %s but computes to %s %s",
+                           node.name.c_str(), node.def->name, i, ShapeToString(recorded->shape).c_str(),
+                           DataTypeName(recorded->dtype), ShapeToString(inferred[i].shape).c_str(),
+                           DataTypeName(inferred[i].dtype));
+      }
+    }
+    if (node.def->prepare != nullptr) {
+      s = node.def->prepare(&node);
+      if (!s.ok()) return Status(s.code(), "op '" + node.name + "': " + s.message());
+    }
+  }
+  return Status::Ok();
+}
+
+Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler) {
+  const int count = static_cast<int>(nodes->size());
+  for (int i = 0; i < count; ++i) {
+    OpNode& node = (*nodes)[i];
+    if (profiler) profiler->BeginOp(i, node);
+    Status s = node.def->eval(&node);
+    if (profiler) profiler->EndOp(i, node);
+    if (!s.ok()) return Status(s.code(), "op '" + node.name + "' (" + node.def->name + "): " + s.message());
+  }
+  return Status::Ok();
+}
+
+}  // namespace npurt

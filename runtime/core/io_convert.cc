@@ -1,0 +1,150 @@
+#include "runtime/core/io_convert.h"
+
+#include <cstring>
+#include <vector>
+
+#include "runtime/core/native_layout.h"
+
+namespace npurt {
+namespace {
+
+float Load(DataType t, const void* p, uint64_t i) {
+  switch (t) {
+    case DataType::kFloat32: return static_cast<const float*>(p)[i];
+    case DataType::kFloat16: return HalfToFloat(static_cast<const uint16_t*>(p)[i]);
+    case DataType::kInt8: return static_cast<const int8_t*>(p)[i];
+    case DataType::kUint8: return static_cast<const uint8_t*>(p)[i];
+    case DataType::kInt16: return static_cast<const int16_t*>(p)[i];
+    case DataType::kUint16: return static_cast<const uint16_t*>(p)[i];
+    case DataType::kInt32: return static_cast<float>(static_cast<const int32_t*>(p)[i]);
+    case DataType::kUint32: return static_cast<float>(static_cast<const uint32_t*>(p)[i]);
+    case DataType::kInt64: return static_cast<float>(static_cast<const int64_t*>(p)[i]);
+    case DataType::kBool: return static_cast<const uint8_t*>(p)[i] ? 1.0f : 0.0f;
+  }
+  return 0.0f;
+}
+
+template <typename T>
+T Saturate(float v, float lo, float hi) {
+  if (!(v == v)) return 0;
+  return static_cast<T>(v < lo ? lo : (v > hi ? hi : v));
+}
+
+void Store(DataType t, void* p, uint64_t i, float v) {
+  switch (t) {
+    case DataType::kFloat32: static_cast<float*>(p)[i] = v; break;
+    case DataType::kFloat16: static_cast<uint16_t*>(p)[i] = FloatToHalf(v); break;
+    case DataType::kInt8: static_cast<int8_t*>(p)[i] = Saturate<int8_t>(v, -128.f, 127.f); break;
+    case DataType::kUint8: static_cast<uint8_t*>(p)[i] = Saturate<uint8_t>(v, 0.f, 255.f); break;
+    case DataType::kInt16: static_cast<int16_t*>(p)[i] = Saturate<int16_t>(v, -32768.f, 32767.f); break;
+    case DataType::kUint16: static_cast<uint16_t*>(p)[i] = Saturate<uint16_t>(v, 0.f, 65535.f); break;
+    case DataType::kInt32: static_cast<int32_t*>(p)[i] = Saturate<int32_t>(v, -2147483648.f, 2147483520.f); break;
+    case DataType::kUint32: static_cast<uint32_t*>(p)[i] = Saturate<uint32_t>(v, 0.f, 4294967040.f); break;
+    case DataType::kInt64: static_cast<int64_t*>(p)[i] = static_cast<int64_t>(v); break;
+    case DataType::kBool: static_cast<uint8_t*>(p)[i] = v != 0.0f; break;
+  }
+}
+
+bool IsExactCopy(DataType a, DataType b) { return a == b; }
+
+// Calls fn(external_index, internal_index) for every element.
+template <typename Fn>
+void ForEachElement(const Shape& shape, const HostBuffer& buf, Fn fn) {
+  if (shape.size() != 4 || buf.fmt == Layout::kUndefined) {
+    const int64_t n = NumElements(shape);
+    for (int64_t i = 0; i < n; ++i) fn(static_cast<uint64_t>(i), static_cast<uint64_t>(i), 0);
+    return;
+  }
+  const int64_t N = shape[0], C = shape[1], H = shape[2], W = shape[3];
+  const uint32_t ws = buf.w_stride ? buf.w_stride : static_cast<uint32_t>(W);
+  uint64_t internal = 0;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t w = 0; w < W; ++w) fn(Offset4d(buf.fmt, shape, ws, buf.c2, n, c, h, w), internal++, c);
+}
+
+}  // namespace
+
+uint64_t HostBufferBytes(const Shape& shape, const HostBuffer& b) {
+  const uint64_t esize = DataTypeSize(b.dtype);
+  if (shape.size() != 4 || b.fmt == Layout::kUndefined) return static_cast<uint64_t>(NumElements(shape)) * esize;
+  const int64_t N = shape[0], C = shape[1], H = shape[2], W = shape[3];
+  const uint64_t ws = b.w_stride ? b.w_stride : static_cast<uint64_t>(W);
+  if (N * C * H * W == 0) return 0;
+  switch (b.fmt) {
+    case Layout::kNHWC: return static_cast<uint64_t>(N * H * C) * ws * esize;
+    case Layout::kNC1HWC2: return static_cast<uint64_t>(N * ((C + b.c2 - 1) / b.c2) * H * b.c2) * ws * esize;
+    default: return static_cast<uint64_t>(N * C * H) * ws * esize;
+  }
+}
+
+Status ImportInput(const HostBuffer& src, const IoDesc& io, bool normalize, Tensor* dst) {
+  const uint64_t need = HostBufferBytes(dst->shape, src);
+  if (src.size < need) {
+    return NPURT_ERROR(kInputInvalid, "input buffer is %zu bytes, %s %s %s needs %llu", src.size,
+                       ShapeToString(dst->shape).c_str(), LayoutName(src.fmt), DataTypeName(src.dtype),
+                       static_cast<unsigned long long>(need));
+  }
+  const bool has_norm = normalize && (!io.mean.empty() || !io.std.empty() || !io.channel_order.empty());
+  const bool plain = src.fmt == Layout::kNCHW || dst->shape.size() != 4 || src.fmt == Layout::kUndefined;
+  if (!has_norm && plain && src.w_stride == 0 && IsExactCopy(src.dtype, dst->dtype)) {
+    std::memcpy(dst->data, src.data, dst->bytes);
+    return Status::Ok();
+  }
+  if (dst->dtype == DataType::kInt64 && src.dtype == DataType::kInt64) {
+    // Integer inputs are copied exactly (float would lose precision above 2^24).
+    ForEachElement(dst->shape, src, [&](uint64_t ext, uint64_t in, int64_t) {
+      dst->as<int64_t>()[in] = static_cast<const int64_t*>(src.data)[ext];
+    });
+    return Status::Ok();
+  }
+  if (!has_norm || dst->shape.size() != 4) {
+    ForEachElement(dst->shape, src, [&](uint64_t ext, uint64_t in, int64_t) {
+      Store(dst->dtype, dst->data, in, Load(src.dtype, src.data, ext));
+    });
+    return Status::Ok();
+  }
+  // Normalized 4-D input: internal channel c reads application channel channel_order[c].
+  const Shape& s = dst->shape;
+  const int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  const Layout fmt = src.fmt == Layout::kUndefined ? Layout::kNCHW : src.fmt;
+  const uint32_t ws = src.w_stride ? src.w_stride : static_cast<uint32_t>(W);
+  uint64_t in = 0;
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t c = 0; c < C; ++c) {
+      const int64_t from = io.channel_order.empty() ? c : io.channel_order[c];
+      const float mean = io.mean.empty() ? 0.0f : io.mean[c];
+      const float std_dev = io.std.empty() ? 1.0f : io.std[c];
+      for (int64_t h = 0; h < H; ++h) {
+        for (int64_t w = 0; w < W; ++w) {
+          const float v = Load(src.dtype, src.data, Offset4d(fmt, s, ws, src.c2, n, from, h, w));
+          Store(dst->dtype, dst->data, in++, (v - mean) / std_dev);
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status ExportOutput(const Tensor& src, const HostBuffer& dst) {
+  const uint64_t need = HostBufferBytes(src.shape, dst);
+  if (dst.size < need) {
+    return NPURT_ERROR(kOutputInvalid, "output buffer is %zu bytes, %s %s %s needs %llu", dst.size,
+                       ShapeToString(src.shape).c_str(), LayoutName(dst.fmt), DataTypeName(dst.dtype),
+                       static_cast<unsigned long long>(need));
+  }
+  void* out = const_cast<void*>(dst.data);
+  const bool plain = dst.fmt == Layout::kNCHW || src.shape.size() != 4 || dst.fmt == Layout::kUndefined;
+  if (plain && dst.w_stride == 0 && src.dtype == dst.dtype) {
+    std::memcpy(out, src.data, src.bytes);
+    return Status::Ok();
+  }
+  if (need > 0 && dst.fmt != Layout::kNCHW) std::memset(out, 0, need);  // padding bytes are defined zeros
+  ForEachElement(src.shape, dst, [&](uint64_t ext, uint64_t in, int64_t) {
+    Store(dst.dtype, out, ext, Load(src.dtype, src.data, in));
+  });
+  return Status::Ok();
+}
+
+}  // namespace npurt

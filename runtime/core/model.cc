@@ -1,0 +1,329 @@
+#include "runtime/core/model.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "format/model_file.h"
+#include "format/model_generated.h"
+#include "runtime/ops/op.h"
+#include "runtime/planner/greedy_memory_planner.h"
+
+namespace npurt {
+namespace {
+
+constexpr int kMaxRank = 16;                          // RKNN_MAX_DIMS
+constexpr uint64_t kMaxArenaBytes = 16ull << 30;       // a sanity bound, far above any real model
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+Status MapFile(const char* path, uint8_t** bytes, size_t* size) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NPURT_ERROR(kModelInvalid, "cannot open model file '%s': %s", path, std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return NPURT_ERROR(kModelInvalid, "model path '%s' is not a regular file", path);
+  }
+  if (st.st_size == 0) {
+    ::close(fd);
+    return NPURT_ERROR(kModelInvalid, "model file '%s' is empty", path);
+  }
+  void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) return NPURT_ERROR(kMallocFail, "cannot map model file '%s': %s", path, std::strerror(errno));
+  *bytes = static_cast<uint8_t*>(p);
+  *size = static_cast<size_t>(st.st_size);
+  return Status::Ok();
+}
+
+Status DecodeAttributes(const flatbuffers::Vector<flatbuffers::Offset<fb::Attribute>>* list, Attributes* out) {
+  if (list == nullptr) return Status::Ok();
+  for (const fb::Attribute* a : *list) {
+    Attribute attr;
+    attr.name = a->name()->str();
+    switch (a->type()) {
+      case fb::AttrType::INT: attr.type = AttrType::kInt; attr.i = a->i(); break;
+      case fb::AttrType::FLOAT: attr.type = AttrType::kFloat; attr.f = a->f(); break;
+      case fb::AttrType::INTS:
+        attr.type = AttrType::kInts;
+        if (a->ints()) attr.ints.assign(a->ints()->begin(), a->ints()->end());
+        break;
+      case fb::AttrType::FLOATS:
+        attr.type = AttrType::kFloats;
+        if (a->floats()) attr.floats.assign(a->floats()->begin(), a->floats()->end());
+        break;
+      case fb::AttrType::STRING: attr.type = AttrType::kString; attr.s = Str(a->s()); break;
+      default: return NPURT_ERROR(kModelInvalid, "attribute '%s' has unknown type %d", attr.name.c_str(),
+                                  static_cast<int>(a->type()));
+    }
+    out->Add(std::move(attr));
+  }
+  return Status::Ok();
+}
+
+bool ValidLayout(int v) { return v >= 0 && v <= 3; }
+
+Status DecodeIo(const fb::IoTensor* io, IoDesc* out) {
+  out->tensor = io->tensor();
+  const int fmt = static_cast<int>(io->fmt()), nfmt = static_cast<int>(io->native_fmt());
+  if (!ValidLayout(fmt) || !ValidLayout(nfmt)) return NPURT_ERROR(kModelInvalid, "I/O tensor has an unknown layout");
+  const int dt = static_cast<int>(io->dtype()), ndt = static_cast<int>(io->native_dtype());
+  if (!IsValidDataType(dt) || !IsValidDataType(ndt)) return NPURT_ERROR(kModelInvalid, "I/O tensor has an unknown type");
+  out->fmt = static_cast<Layout>(fmt);
+  out->native_fmt = static_cast<Layout>(nfmt);
+  out->dtype = static_cast<DataType>(dt);
+  out->native_dtype = static_cast<DataType>(ndt);
+  out->native_c2 = io->native_c2();
+  out->native_w_align = io->native_w_align();
+  if (io->mean()) out->mean.assign(io->mean()->begin(), io->mean()->end());
+  if (io->std()) out->std.assign(io->std()->begin(), io->std()->end());
+  if (io->channel_order()) out->channel_order.assign(io->channel_order()->begin(), io->channel_order()->end());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Model::~Model() {
+  if (bytes_ == nullptr) return;
+  if (mapped_) {
+    ::munmap(bytes_, file_size_);
+  } else {
+    std::free(bytes_);
+  }
+}
+
+Status Model::Load(const void* data, size_t size, std::shared_ptr<const Model>* out) {
+  if (data == nullptr) return NPURT_ERROR(kParamInvalid, "model is NULL");
+  std::shared_ptr<Model> model(new (std::nothrow) Model());
+  if (!model) return NPURT_ERROR(kMallocFail, "out of memory");
+  if (size == 0) {
+    NPURT_RETURN_IF_ERROR(MapFile(static_cast<const char*>(data), &model->bytes_, &model->file_size_));
+    model->mapped_ = true;
+  } else {
+    // 64-byte aligned copy: the FlatBuffers payload and weights need alignment.
+    const size_t padded = (size + 63) / 64 * 64;
+    model->bytes_ = static_cast<uint8_t*>(std::aligned_alloc(64, padded));
+    if (model->bytes_ == nullptr) return NPURT_ERROR(kMallocFail, "cannot allocate %zu bytes for the model", size);
+    std::memcpy(model->bytes_, data, size);
+    model->file_size_ = size;
+  }
+  ModelFileView view;
+  NPURT_RETURN_IF_ERROR(ParseModelFile(model->bytes_, model->file_size_, &view));
+  model->weights_ = view.weights;
+  model->weights_size_ = view.weights_size;
+  model->format_version_ = view.format_version;
+  NPURT_RETURN_IF_ERROR(model->Decode(view.model));
+  NPURT_RETURN_IF_ERROR(model->Verify());
+  *out = std::move(model);
+  return Status::Ok();
+}
+
+Status Model::Decode(const void* fb_model_ptr) {
+  const fb::Model* m = static_cast<const fb::Model*>(fb_model_ptr);
+  toolkit_version_ = Str(m->toolkit_version());
+  target_platform_ = Str(m->target_platform());
+  framework_ = Str(m->framework());
+  custom_string_ = Str(m->custom_string());
+  if (m->plan() == nullptr) return NPURT_ERROR(kModelInvalid, "model has no memory plan");
+  arena_size_ = m->plan()->arena_size();
+  if (m->weights_size() != weights_size_) {
+    return NPURT_ERROR(kModelInvalid, "model records %llu weight bytes but the file holds %llu",
+                       static_cast<unsigned long long>(m->weights_size()),
+                       static_cast<unsigned long long>(weights_size_));
+  }
+  if (m->tensors()) {
+    for (const fb::Tensor* t : *m->tensors()) {
+      TensorDesc d;
+      d.name = Str(t->name());
+      if (t->shape()) d.shape.assign(t->shape()->begin(), t->shape()->end());
+      const int dt = static_cast<int>(t->dtype());
+      if (!IsValidDataType(dt)) return NPURT_ERROR(kModelInvalid, "tensor '%s' has unknown type %d", d.name.c_str(), dt);
+      d.dtype = static_cast<DataType>(dt);
+      const int st = static_cast<int>(t->storage());
+      if (st < 0 || st > 3) return NPURT_ERROR(kModelInvalid, "tensor '%s' has unknown storage %d", d.name.c_str(), st);
+      d.storage = static_cast<Storage>(st);
+      d.offset = t->offset();
+      d.size = t->size();
+      if (const fb::QuantParams* q = t->quant()) {
+        if (q->scale()) d.quant.scale.assign(q->scale()->begin(), q->scale()->end());
+        if (q->zero_point()) d.quant.zero_point.assign(q->zero_point()->begin(), q->zero_point()->end());
+        d.quant.axis = q->axis();
+      }
+      tensors_.push_back(std::move(d));
+    }
+  }
+  if (m->ops()) {
+    for (const fb::Op* o : *m->ops()) {
+      OpDesc d;
+      d.name = Str(o->name());
+      d.def = FindOp(o->type()->str());
+      if (d.def == nullptr) {
+        return NPURT_ERROR(kModelInvalid, "op '%s' has type '%s', which this runtime does not support",
+                           d.name.c_str(), o->type()->c_str());
+      }
+      if (o->inputs()) d.inputs.assign(o->inputs()->begin(), o->inputs()->end());
+      if (o->outputs()) d.outputs.assign(o->outputs()->begin(), o->outputs()->end());
+      NPURT_RETURN_IF_ERROR(DecodeAttributes(o->attributes(), &d.attrs));
+      ops_.push_back(std::move(d));
+    }
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    const auto* list = pass == 0 ? m->inputs() : m->outputs();
+    if (list == nullptr) continue;
+    for (const fb::IoTensor* io : *list) {
+      IoDesc d;
+      NPURT_RETURN_IF_ERROR(DecodeIo(io, &d));
+      (pass == 0 ? inputs_ : outputs_).push_back(std::move(d));
+    }
+  }
+  return Status::Ok();
+}
+
+Status Model::Verify() const {
+  const int num_tensors = static_cast<int>(tensors_.size());
+  if (inputs_.empty() || outputs_.empty()) return NPURT_ERROR(kModelInvalid, "model has no inputs or no outputs");
+  if (arena_size_ > kMaxArenaBytes) {
+    return NPURT_ERROR(kModelInvalid, "arena of %llu bytes is implausibly large",
+                       static_cast<unsigned long long>(arena_size_));
+  }
+  // Tensors: shapes, sizes and storage bounds.
+  for (const TensorDesc& t : tensors_) {
+    const char* name = t.name.c_str();
+    if (t.shape.size() > kMaxRank) return NPURT_ERROR(kModelInvalid, "tensor '%s' has rank %zu > %d", name, t.shape.size(), kMaxRank);
+    const int64_t n = NumElements(t.shape);
+    if (n < 0) return NPURT_ERROR(kModelInvalid, "tensor '%s' has invalid shape %s", name, ShapeToString(t.shape).c_str());
+    const uint64_t bytes = static_cast<uint64_t>(n) * DataTypeSize(t.dtype);
+    if (static_cast<uint64_t>(n) > (1ull << 40) || bytes != t.size) {
+      return NPURT_ERROR(kModelInvalid, "tensor '%s' records %llu bytes, its shape %s of %s needs %llu", name,
+                         static_cast<unsigned long long>(t.size), ShapeToString(t.shape).c_str(),
+                         DataTypeName(t.dtype), static_cast<unsigned long long>(bytes));
+    }
+    switch (t.storage) {
+      case Storage::kConstant:
+        if (t.offset > weights_size_ || t.size > weights_size_ - t.offset || t.offset % 8 != 0) {
+          return NPURT_ERROR(kModelInvalid, "constant '%s' [%llu, +%llu) is misaligned or outside the weights", name,
+                             static_cast<unsigned long long>(t.offset), static_cast<unsigned long long>(t.size));
+        }
+        break;
+      case Storage::kArena:
+        if (t.offset > arena_size_ || t.size > arena_size_ - t.offset || t.offset % 8 != 0) {
+          return NPURT_ERROR(kModelInvalid, "tensor '%s' [%llu, +%llu) is misaligned or outside the %llu-byte arena",
+                             name, static_cast<unsigned long long>(t.offset), static_cast<unsigned long long>(t.size),
+                             static_cast<unsigned long long>(arena_size_));
+        }
+        break;
+      case Storage::kInput:
+        if (t.offset >= inputs_.size() || inputs_[t.offset].tensor != &t - tensors_.data()) {
+          return NPURT_ERROR(kModelInvalid, "tensor '%s' claims input slot %llu, which is not its own", name,
+                             static_cast<unsigned long long>(t.offset));
+        }
+        break;
+      case Storage::kOutput:
+        if (t.offset >= outputs_.size() || outputs_[t.offset].tensor != &t - tensors_.data()) {
+          return NPURT_ERROR(kModelInvalid, "tensor '%s' claims output slot %llu, which is not its own", name,
+                             static_cast<unsigned long long>(t.offset));
+        }
+        break;
+    }
+    for (float s : t.quant.scale) {
+      if (!std::isfinite(s) || s <= 0.0f) return NPURT_ERROR(kModelInvalid, "tensor '%s' has quant scale %g", name, s);
+    }
+  }
+  // I/O records point at tensors of the matching storage.
+  for (int pass = 0; pass < 2; ++pass) {
+    const auto& list = pass == 0 ? inputs_ : outputs_;
+    const Storage want = pass == 0 ? Storage::kInput : Storage::kOutput;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const IoDesc& io = list[i];
+      if (io.tensor < 0 || io.tensor >= num_tensors || tensors_[io.tensor].storage != want ||
+          tensors_[io.tensor].offset != i) {
+        return NPURT_ERROR(kModelInvalid, "%s %zu points at tensor %d, which is not that %s", pass ? "output" : "input",
+                           i, io.tensor, pass ? "output" : "input");
+      }
+      const Shape& shape = tensors_[io.tensor].shape;
+      const int64_t channels = shape.size() == 4 ? shape[1] : 0;
+      if (io.native_c2 < 1 || io.native_c2 > 64 || io.native_w_align < 1 || io.native_w_align > 64) {
+        return NPURT_ERROR(kModelInvalid, "I/O tensor %d has native C2 %d / width alignment %d", io.tensor,
+                           io.native_c2, io.native_w_align);
+      }
+      if ((!io.mean.empty() && static_cast<int64_t>(io.mean.size()) != channels) ||
+          (!io.std.empty() && static_cast<int64_t>(io.std.size()) != channels)) {
+        return NPURT_ERROR(kModelInvalid, "input %zu: mean/std need one value per channel (%lld)", i,
+                           static_cast<long long>(channels));
+      }
+      for (float s : io.std) {
+        if (!std::isfinite(s) || s == 0.0f) return NPURT_ERROR(kModelInvalid, "input %zu: std value %g", i, s);
+      }
+      if (!io.channel_order.empty()) {
+        if (static_cast<int64_t>(io.channel_order.size()) != channels) {
+          return NPURT_ERROR(kModelInvalid, "input %zu: channel order needs %lld entries", i, static_cast<long long>(channels));
+        }
+        std::vector<bool> seen(io.channel_order.size(), false);
+        for (int c : io.channel_order) {
+          if (c < 0 || c >= channels || seen[c]) return NPURT_ERROR(kModelInvalid, "input %zu: channel order is not a permutation", i);
+          seen[c] = true;
+        }
+      }
+    }
+  }
+  // Ops: indices, arity, and that every tensor is written once before it is read.
+  std::vector<int> producer(num_tensors, -1);
+  std::vector<int> last_use(num_tensors, -1);
+  for (int t = 0; t < num_tensors; ++t) {
+    if (tensors_[t].storage == Storage::kConstant || tensors_[t].storage == Storage::kInput) producer[t] = -2;
+  }
+  for (size_t k = 0; k < ops_.size(); ++k) {
+    const OpDesc& op = ops_[k];
+    const int n_in = static_cast<int>(op.inputs.size()), n_out = static_cast<int>(op.outputs.size());
+    if (n_in < op.def->min_inputs || n_in > op.def->max_inputs || n_out < op.def->min_outputs ||
+        n_out > op.def->max_outputs) {
+      return NPURT_ERROR(kModelInvalid, "op '%s' (%s) has %d inputs and %d outputs", op.name.c_str(), op.def->name,
+                         n_in, n_out);
+    }
+    for (int i : op.inputs) {
+      if (i == -1) continue;
+      if (i < -1 || i >= num_tensors) return NPURT_ERROR(kModelInvalid, "op '%s' reads tensor %d of %d", op.name.c_str(), i, num_tensors);
+      if (producer[i] == -1) {
+        return NPURT_ERROR(kModelInvalid, "op '%s' reads tensor '%s' before anything writes it", op.name.c_str(),
+                           tensors_[i].name.c_str());
+      }
+      last_use[i] = static_cast<int>(k);
+    }
+    for (int o : op.outputs) {
+      if (o < 0 || o >= num_tensors) return NPURT_ERROR(kModelInvalid, "op '%s' writes tensor %d of %d", op.name.c_str(), o, num_tensors);
+      if (producer[o] != -1) {
+        return NPURT_ERROR(kModelInvalid, "op '%s' writes tensor '%s', which is a constant, an input or already written",
+                           op.name.c_str(), tensors_[o].name.c_str());
+      }
+      producer[o] = static_cast<int>(k);
+      last_use[o] = std::max(last_use[o], static_cast<int>(k));
+    }
+  }
+  for (const IoDesc& io : outputs_) {
+    if (producer[io.tensor] < 0) return NPURT_ERROR(kModelInvalid, "output '%s' is never written", tensors_[io.tensor].name.c_str());
+  }
+  // The plan must never place two simultaneously live arena tensors on the same bytes.
+  std::vector<PlannedBuffer> buffers;
+  for (int t = 0; t < num_tensors; ++t) {
+    if (tensors_[t].storage != Storage::kArena || producer[t] < 0) continue;
+    PlannedBuffer b;
+    b.offset = tensors_[t].offset;
+    b.size = tensors_[t].size;
+    b.first_use = producer[t];
+    b.last_use = last_use[t];
+    buffers.push_back(b);
+  }
+  std::string what;
+  if (PlanHasOverlap(buffers, arena_size_, &what)) return NPURT_ERROR(kModelInvalid, "memory plan is invalid: %s", what.c_str());
+  return Status::Ok();
+}
+
+}  // namespace npurt

@@ -1,0 +1,105 @@
+// Model: a loaded, fully verified npurt model file, shared read-only by every
+// context made from it (rknn_dup_context shares weights through it).
+// Loading maps the file (path) or copies the caller's buffer, then checks the
+// container (format/model_file), and every index, bound and plan offset, so
+// that contexts and kernels can trust what they read.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/core/attributes.h"
+#include "runtime/core/status.h"
+#include "runtime/core/types.h"
+
+namespace npurt {
+
+struct OpDef;
+
+enum class Storage : int { kConstant = 0, kArena = 1, kInput = 2, kOutput = 3 };
+
+struct QuantInfo {
+  std::vector<float> scale;
+  std::vector<int32_t> zero_point;
+  int axis = -1;
+};
+
+struct TensorDesc {
+  std::string name;
+  Shape shape;
+  DataType dtype = DataType::kFloat32;
+  Storage storage = Storage::kArena;
+  uint64_t offset = 0;  // bytes into the weights/arena, or the I/O buffer number
+  uint64_t size = 0;    // bytes
+  QuantInfo quant;
+};
+
+struct OpDesc {
+  const OpDef* def = nullptr;
+  std::string name;
+  Attributes attrs;
+  std::vector<int> inputs;  // -1: omitted optional input
+  std::vector<int> outputs;
+};
+
+// An application-visible input or output (what rknn_query reports).
+struct IoDesc {
+  int tensor = 0;
+  Layout fmt = Layout::kUndefined;
+  DataType dtype = DataType::kFloat32;
+  Layout native_fmt = Layout::kUndefined;
+  DataType native_dtype = DataType::kFloat32;
+  int native_c2 = 1;
+  int native_w_align = 1;
+  std::vector<float> mean;
+  std::vector<float> std;
+  std::vector<int> channel_order;
+};
+
+class Model {
+ public:
+  // `size == 0`: `data` is a NUL-terminated path, mapped read-only.
+  // Otherwise the `size` bytes are copied; the caller may free them afterwards.
+  static Status Load(const void* data, size_t size, std::shared_ptr<const Model>* out);
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const std::vector<TensorDesc>& tensors() const { return tensors_; }
+  const std::vector<OpDesc>& ops() const { return ops_; }
+  const std::vector<IoDesc>& inputs() const { return inputs_; }
+  const std::vector<IoDesc>& outputs() const { return outputs_; }
+  const uint8_t* weights() const { return weights_; }
+  uint64_t weights_size() const { return weights_size_; }
+  uint64_t arena_size() const { return arena_size_; }
+  const std::string& toolkit_version() const { return toolkit_version_; }
+  const std::string& target_platform() const { return target_platform_; }
+  const std::string& framework() const { return framework_; }
+  const std::string& custom_string() const { return custom_string_; }
+  uint32_t format_version() const { return format_version_; }
+  size_t file_size() const { return file_size_; }
+
+ private:
+  Model() = default;
+  Status Decode(const void* fb_model);
+  Status Verify() const;
+
+  // Backing bytes: either an mmap of the file or an owned aligned copy.
+  uint8_t* bytes_ = nullptr;
+  size_t file_size_ = 0;
+  bool mapped_ = false;
+
+  const uint8_t* weights_ = nullptr;
+  uint64_t weights_size_ = 0;
+  uint64_t arena_size_ = 0;
+  uint32_t format_version_ = 0;
+  std::string toolkit_version_, target_platform_, framework_, custom_string_;
+  std::vector<TensorDesc> tensors_;
+  std::vector<OpDesc> ops_;
+  std::vector<IoDesc> inputs_;
+  std::vector<IoDesc> outputs_;
+};
+
+}  // namespace npurt

@@ -1,0 +1,45 @@
+#include "runtime/core/profiler.h"
+
+#include <cstdio>
+#include <ctime>
+
+#include "runtime/ops/op.h"
+
+namespace npurt {
+
+int64_t NowNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+void OpTimeProfiler::BeginOp(int index, const OpNode&) { begin_ns_[index] = NowNs(); }
+void OpTimeProfiler::EndOp(int index, const OpNode&) { elapsed_ns_[index] = NowNs() - begin_ns_[index]; }
+
+std::string FormatPerfTable(const std::vector<OpNode>& nodes, const std::vector<int64_t>& elapsed_ns) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof(line), "%-5s %-20s %-8s %-6s %-24s %-24s %10s  %s\n", "ID", "OpType", "DataType",
+                "Target", "InputShape", "OutputShape", "Time(us)", "FullName");
+  const std::string rule(std::string(line).size() - 1, '-');
+  out += rule + "\n" + line + rule + "\n";
+  int64_t total = 0;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const OpNode& n = nodes[i];
+    const Tensor* in = n.inputs.empty() ? nullptr : n.inputs[0];
+    const Tensor* o = n.outputs.empty() ? nullptr : n.outputs[0];
+    const int64_t us = i < elapsed_ns.size() ? elapsed_ns[i] / 1000 : 0;
+    total += i < elapsed_ns.size() ? elapsed_ns[i] : 0;
+    std::snprintf(line, sizeof(line), "%-5zu %-20s %-8s %-6s %-24s %-24s %10lld  %s\n", i + 1, n.def->name,
+                  o ? DataTypeName(o->dtype) : "-", "CPU", in ? ShapeToString(in->shape).c_str() : "-",
+                  o ? ShapeToString(o->shape).c_str() : "-", static_cast<long long>(us), n.name.c_str());
+    out += line;
+  }
+  out += rule + "\n";
+  std::snprintf(line, sizeof(line), "Total Operator Elapsed Time(us): %lld\n", static_cast<long long>(total / 1000));
+  out += line;
+  out += rule + "\n";
+  return out;
+}
+
+}  // namespace npurt

@@ -1,0 +1,86 @@
+// The operator contract (TFLite Micro style, see docs/adding_an_op.md):
+//   infer   - output shapes and types from input shapes, types, attributes and any
+//             input whose value is known (constants). Used by the compiler for shape
+//             inference and by the runtime to verify what the model file claims.
+//   prepare - optional; checks what infer did not and builds persistent state
+//             (kernel parameters). May allocate. Runs once in rknn_init.
+//   eval    - compute only: no allocation, no logging on the fast path.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/core/attributes.h"
+#include "runtime/core/status.h"
+#include "runtime/core/types.h"
+
+namespace npurt {
+
+// A tensor as ops see it. At infer time `data` is set only for values known
+// ahead of time; at prepare/eval time every present tensor has `data`.
+struct Tensor {
+  std::string name;
+  Shape shape;
+  DataType dtype = DataType::kFloat32;
+  void* data = nullptr;
+  size_t bytes = 0;
+  bool constant = false;
+
+  int64_t num_elements() const { return NumElements(shape); }
+  int rank() const { return static_cast<int>(shape.size()); }
+  template <typename T>
+  T* as() const { return static_cast<T*>(data); }
+};
+
+// Persistent per-node state made by prepare (kernel parameters, packed weights).
+struct OpState {
+  virtual ~OpState() = default;
+};
+
+struct OpDef;
+
+struct OpNode {
+  const OpDef* def = nullptr;
+  std::string name;
+  Attributes attrs;
+  std::vector<Tensor*> inputs;   // nullptr marks an omitted optional input
+  std::vector<Tensor*> outputs;
+  std::unique_ptr<OpState> state;
+
+  const Tensor* input(size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
+  template <typename T>
+  T* state_as() const { return static_cast<T*>(state.get()); }
+};
+
+// Infer fills `outputs` (already sized to the node's output count) with shape and dtype.
+using InferFn = Status (*)(const Attributes& attrs, const std::vector<const Tensor*>& inputs,
+                           std::vector<Tensor>* outputs);
+using PrepareFn = Status (*)(OpNode* node);
+using EvalFn = Status (*)(OpNode* node);
+
+struct OpDef {
+  const char* name;
+  int min_inputs;
+  int max_inputs;
+  int min_outputs;
+  int max_outputs;
+  InferFn infer;
+  PrepareFn prepare;  // may be nullptr
+  EvalFn eval;
+};
+
+// Every op listed in ops.def, in that order.
+const std::vector<const OpDef*>& AllOps();
+// nullptr when the name is not an op of this build.
+const OpDef* FindOp(const std::string& name);
+
+// Helpers shared by op implementations.
+Status ExpectInputType(const char* op, const Tensor* t, DataType type, int index);
+// Converts a possibly negative axis into [0, rank); error when out of range.
+Status NormalizeAxis(const char* op, int64_t axis, int rank, int* out);
+// Reads an integer tensor (int32 or int64) whose value is known.
+Status ReadIntValues(const char* op, const Tensor* t, std::vector<int64_t>* out);
+
+}  // namespace npurt

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what npurt needs to build and test, from Debian packages only.
+# Idempotent and quiet when everything is already there.
+set -euo pipefail
+
+APT_PACKAGES=(
+  cmake ninja-build g++ pkg-config binutils
+  clang libclang-rt-14-dev            # libFuzzer + sanitizer runtimes for the fuzz build
+  libgtest-dev libgmock-dev
+  flatbuffers-compiler libflatbuffers-dev
+  libcli11-dev nlohmann-json3-dev libstb-dev
+)
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

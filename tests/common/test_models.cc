@@ -1,0 +1,63 @@
+#include "tests/common/test_models.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace npurt {
+namespace testing {
+
+compiler::Graph ConvReluPoolGraph() {
+  compiler::Graph g;
+  const int x = g.AddTensor("x", {1, 3, 4, 4}, DataType::kFloat32);
+  g.AddInput(x);
+  std::vector<float> w(2 * 3 * 3 * 3, 0.0f);
+  for (int o = 0; o < 2; ++o)
+    for (int c = 0; c < 3; ++c) w[((o * 3 + c) * 3 + 1) * 3 + 1] = (o + 1) * 0.1f;
+  const int wt = g.AddFloatConstant("conv.weight", {2, 3, 3, 3}, w);
+  const int bt = g.AddFloatConstant("conv.bias", {2}, {0.5f, -100.0f});
+  Attributes conv;
+  conv.SetInts("kernel_shape", {3, 3});
+  conv.SetInts("pads", {1, 1, 1, 1});
+  const int c = g.AddNode("Conv", {x, wt, bt}, conv, 1, "conv");
+  const int y = g.AddNode("Relu", {c}, {}, 1, "relu");
+  g.tensors()[y].name = "y";
+  const int z = g.AddNode("GlobalAveragePool", {x}, {}, 1, "gap");
+  g.tensors()[z].name = "z";
+  g.AddOutput(y);
+  g.AddOutput(z);
+  return g;
+}
+
+compiler::Graph AddMulGraph() {
+  compiler::Graph g;
+  const int a = g.AddTensor("a", {2, 3}, DataType::kFloat32);
+  const int b = g.AddTensor("b", {2, 3}, DataType::kFloat32);
+  g.AddInput(a);
+  g.AddInput(b);
+  const int sum = g.AddNode("Add", {a, b}, {}, 1, "add");
+  g.tensors()[sum].name = "sum";
+  const int prod = g.AddNode("Mul", {sum, a}, {}, 1, "mul");
+  g.tensors()[prod].name = "prod";
+  g.AddOutput(sum);
+  g.AddOutput(prod);
+  return g;
+}
+
+std::vector<uint8_t> EmitOrDie(const compiler::Graph& graph_in, const std::string& platform,
+                               const std::string& custom_string) {
+  compiler::Graph graph = graph_in;
+  Status s = graph.InferShapes();
+  compiler::EmitOptions options;
+  options.target_platform = platform;
+  options.custom_string = custom_string;
+  std::vector<uint8_t> file;
+  if (s.ok()) s = compiler::EmitModel(graph, options, &file);
+  if (!s.ok()) {
+    std::fprintf(stderr, "test model emission failed: %s\n", s.message().c_str());
+    std::abort();  // test code only: a broken fixture must stop the test binary loudly
+  }
+  return file;
+}
+
+}  // namespace testing
+}  // namespace npurt

@@ -1,0 +1,29 @@
+// Small models built through the compiler's IR + emitter (the one path that
+// writes model files), for unit, API and fuzz tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/emit/emitter.h"
+#include "compiler/ir/graph.h"
+
+namespace npurt {
+namespace testing {
+
+// x[1,3,4,4] -> Conv(3->2, 3x3, pad 1, known weights) -> Relu -> y[1,2,4,4]
+//            \-> GlobalAveragePool -> z[1,3,1,1]
+// Weights: w[o][c][kh][kw] = (o + 1) * 0.1 for the centre tap, 0 elsewhere;
+// bias = {0.5, -100}. So y[0] = relu(0.1 * sum_c x[c] + 0.5), y[1] = 0 for small x.
+compiler::Graph ConvReluPoolGraph();
+
+// a[2,3] + b[2,3] -> sum[2,3]; sum * a -> prod[2,3]. Two inputs, two outputs.
+compiler::Graph AddMulGraph();
+
+// Emits `graph` for `platform`; aborts the test on failure via the returned flag.
+std::vector<uint8_t> EmitOrDie(const compiler::Graph& graph, const std::string& platform = "rk3588",
+                               const std::string& custom_string = "");
+
+}  // namespace testing
+}  // namespace npurt

@@ -1,0 +1,105 @@
+// Runs one operator outside a model (TFLite Micro's KernelRunner): infer the
+// output shapes, prepare, eval. Tests give inputs as typed vectors and read
+// outputs back as vectors.
+#pragma once
+
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/ops/op.h"
+
+namespace npurt {
+namespace testing {
+
+class OpRunner {
+ public:
+  explicit OpRunner(const std::string& op_name) : def_(FindOp(op_name)) {}
+
+  Attributes& attrs() { return attrs_; }
+
+  // Adds an input; `constant` marks a value the compiler would know (weights, shapes).
+  template <typename T>
+  void AddInput(Shape shape, const std::vector<T>& values, DataType dtype, bool constant = false) {
+    auto t = std::make_unique<Tensor>();
+    t->name = "in" + std::to_string(inputs_.size());
+    t->shape = std::move(shape);
+    t->dtype = dtype;
+    t->bytes = values.size() * sizeof(T);
+    storage_.emplace_back(t->bytes + 1);
+    if (!values.empty()) std::memcpy(storage_.back().data(), values.data(), t->bytes);
+    t->data = storage_.back().data();
+    t->constant = constant;
+    inputs_.push_back(std::move(t));
+  }
+  void AddFloatInput(Shape shape, const std::vector<float>& v, bool constant = false) {
+    AddInput(std::move(shape), v, DataType::kFloat32, constant);
+  }
+  void AddInt64Input(Shape shape, const std::vector<int64_t>& v, bool constant = true) {
+    AddInput(std::move(shape), v, DataType::kInt64, constant);
+  }
+  // An omitted optional input (ONNX empty name).
+  void AddAbsentInput() { inputs_.push_back(nullptr); }
+
+  // Infers shapes, allocates outputs, prepares and evaluates once.
+  Status Run(int num_outputs = 1) {
+    if (def_ == nullptr) return Status(StatusCode::kModelInvalid, "unknown op");
+    std::vector<const Tensor*> infer_inputs;
+    for (auto& t : inputs_) {
+      if (t == nullptr) {
+        infer_inputs.push_back(nullptr);
+        continue;
+      }
+      // Like the compiler: only constant values are visible to infer.
+      auto view = std::make_unique<Tensor>(*t);
+      if (!t->constant) view->data = nullptr;
+      infer_inputs.push_back(view.get());
+      infer_views_.push_back(std::move(view));
+    }
+    std::vector<Tensor> inferred(num_outputs);
+    NPURT_RETURN_IF_ERROR(def_->infer(attrs_, infer_inputs, &inferred));
+    node_.def = def_;
+    node_.name = "test";
+    node_.attrs = attrs_;
+    node_.inputs.clear();
+    for (auto& t : inputs_) node_.inputs.push_back(t.get());
+    outputs_.clear();
+    for (Tensor& o : inferred) {
+      auto t = std::make_unique<Tensor>(o);
+      const int64_t n = NumElements(t->shape);
+      if (n < 0) return Status(StatusCode::kModelInvalid, "bad inferred shape");
+      t->bytes = static_cast<size_t>(n) * DataTypeSize(t->dtype);
+      storage_.emplace_back(t->bytes + 1);
+      t->data = storage_.back().data();
+      outputs_.push_back(std::move(t));
+    }
+    node_.outputs.clear();
+    for (auto& t : outputs_) node_.outputs.push_back(t.get());
+    if (def_->prepare != nullptr) NPURT_RETURN_IF_ERROR(def_->prepare(&node_));
+    return def_->eval(&node_);
+  }
+
+  const Tensor& output(size_t i = 0) const { return *outputs_[i]; }
+  template <typename T>
+  std::vector<T> OutputValues(size_t i = 0) const {
+    const Tensor& t = *outputs_[i];
+    const T* p = t.as<T>();
+    return std::vector<T>(p, p + t.bytes / sizeof(T));
+  }
+  std::vector<float> FloatOutput(size_t i = 0) const { return OutputValues<float>(i); }
+  Shape OutputShape(size_t i = 0) const { return outputs_[i]->shape; }
+
+ private:
+  const OpDef* def_;
+  Attributes attrs_;
+  std::vector<std::unique_ptr<Tensor>> inputs_;
+  std::vector<std::unique_ptr<Tensor>> infer_views_;
+  std::vector<std::unique_ptr<Tensor>> outputs_;
+  std::vector<std::vector<uint8_t>> storage_;
+  OpNode node_;
+};
+
+}  // namespace testing
+}  // namespace npurt

@@ -1,0 +1,107 @@
+// Input/output conversion at the API boundary against hand-computed layouts.
+#include <gtest/gtest.h>
+
+#include "runtime/core/io_convert.h"
+
+namespace npurt {
+namespace {
+
+Tensor MakeTensor(Shape shape, std::vector<float>* storage) {
+  Tensor t;
+  t.shape = std::move(shape);
+  storage->assign(static_cast<size_t>(NumElements(t.shape)), -1.0f);
+  t.data = storage->data();
+  t.bytes = storage->size() * 4;
+  return t;
+}
+
+TEST(ImportInput, NhwcUint8WithMeanStdAndChannelOrder) {
+  // 1x3x1x2 internal; the application gives NHWC RGB, the model wants BGR normalized.
+  std::vector<float> storage;
+  Tensor t = MakeTensor({1, 3, 1, 2}, &storage);
+  const uint8_t nhwc[] = {10, 20, 30, 40, 50, 60};  // pixel0 RGB, pixel1 RGB
+  IoDesc io;
+  io.mean = {1, 2, 3};
+  io.std = {2, 4, 8};
+  io.channel_order = {2, 1, 0};
+  HostBuffer src;
+  src.data = nhwc;
+  src.size = sizeof(nhwc);
+  src.dtype = DataType::kUint8;
+  src.fmt = Layout::kNHWC;
+  ASSERT_TRUE(ImportInput(src, io, true, &t).ok());
+  // channel 0 = B: (30-1)/2, (60-1)/2; channel 1 = G: (20-2)/4, (50-2)/4; channel 2 = R: (10-3)/8, (40-3)/8
+  const std::vector<float> want = {14.5f, 29.5f, 4.5f, 12.0f, 0.875f, 4.625f};
+  EXPECT_EQ(storage, want);
+}
+
+TEST(ImportInput, PassThroughSkipsNormalization) {
+  std::vector<float> storage;
+  Tensor t = MakeTensor({1, 2, 1, 1}, &storage);
+  const float nchw[] = {3.0f, 5.0f};
+  IoDesc io;
+  io.mean = {1, 1};
+  HostBuffer src;
+  src.data = nchw;
+  src.size = sizeof(nchw);
+  src.dtype = DataType::kFloat32;
+  src.fmt = Layout::kNCHW;
+  ASSERT_TRUE(ImportInput(src, io, false, &t).ok());
+  EXPECT_EQ(storage, (std::vector<float>{3.0f, 5.0f}));
+}
+
+TEST(ImportInput, RejectsShortBuffer) {
+  std::vector<float> storage;
+  Tensor t = MakeTensor({1, 3, 2, 2}, &storage);
+  std::vector<uint8_t> data(11);
+  HostBuffer src;
+  src.data = data.data();
+  src.size = data.size();
+  src.dtype = DataType::kUint8;
+  src.fmt = Layout::kNHWC;
+  const Status s = ImportInput(src, IoDesc(), true, &t);
+  EXPECT_EQ(s.code(), StatusCode::kInputInvalid);
+  EXPECT_NE(s.message().find("needs 12"), std::string::npos) << s.message();
+}
+
+TEST(ExportOutput, Nc1hwc2WithRowPadding) {
+  // C=3, C2=2 -> C1=2; W=3 padded to w_stride 4; values = NCHW index.
+  std::vector<float> storage;
+  Tensor t = MakeTensor({1, 3, 2, 3}, &storage);
+  for (size_t i = 0; i < storage.size(); ++i) storage[i] = static_cast<float>(i);
+  HostBuffer dst;
+  std::vector<float> out(2 * 2 * 4 * 2, -7.0f);
+  dst.data = out.data();
+  dst.size = out.size() * 4;
+  dst.dtype = DataType::kFloat32;
+  dst.fmt = Layout::kNC1HWC2;
+  dst.w_stride = 4;
+  dst.c2 = 2;
+  ASSERT_TRUE(ExportOutput(t, dst).ok());
+  auto at = [&](int c1, int h, int w, int c2) { return out[((c1 * 2 + h) * 4 + w) * 2 + c2]; };
+  auto src = [&](int c, int h, int w) { return static_cast<float>((c * 2 + h) * 3 + w); };
+  EXPECT_EQ(at(0, 1, 2, 1), src(1, 1, 2));
+  EXPECT_EQ(at(1, 0, 1, 0), src(2, 0, 1));
+  EXPECT_EQ(at(1, 0, 1, 1), 0.0f);  // channel 3 does not exist: zero padding
+  EXPECT_EQ(at(0, 0, 3, 0), 0.0f);  // padded column
+}
+
+TEST(ExportOutput, Float16Conversion) {
+  std::vector<float> storage;
+  Tensor t = MakeTensor({3}, &storage);
+  storage = {1.0f, -2.0f, 0.5f};
+  t.data = storage.data();
+  std::vector<uint16_t> out(3);
+  HostBuffer dst;
+  dst.data = out.data();
+  dst.size = 6;
+  dst.dtype = DataType::kFloat16;
+  dst.fmt = Layout::kUndefined;
+  ASSERT_TRUE(ExportOutput(t, dst).ok());
+  EXPECT_EQ(out, (std::vector<uint16_t>{0x3c00, 0xc000, 0x3800}));
+  dst.size = 4;
+  EXPECT_EQ(ExportOutput(t, dst).code(), StatusCode::kOutputInvalid);
+}
+
+}  // namespace
+}  // namespace npurt

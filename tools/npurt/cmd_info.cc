@@ -1,0 +1,95 @@
+// `npurt info model.rknn`: what a model file holds — I/O attributes (normal and
+// native), operators in execution order, the memory plan and sizes.
+#include <cstdio>
+#include <string>
+
+#include "runtime/core/context.h"
+#include "runtime/core/model.h"
+#include "runtime/core/native_layout.h"
+#include "runtime/ops/op.h"
+#include "tools/npurt/commands.h"
+
+namespace npurt {
+namespace cli {
+namespace {
+
+const char* StorageName(Storage s) {
+  switch (s) {
+    case Storage::kConstant: return "weights";
+    case Storage::kArena: return "arena";
+    case Storage::kInput: return "input";
+    case Storage::kOutput: return "output";
+  }
+  return "?";
+}
+
+void PrintAttr(const char* label, const IoAttr& a) {
+  std::printf("    %-14s dims=%s fmt=%s type=%s size=%llu w_stride=%u size_with_stride=%llu\n", label,
+              ShapeToString(a.dims).c_str(), LayoutName(a.fmt), DataTypeName(a.dtype),
+              static_cast<unsigned long long>(a.size), a.w_stride, static_cast<unsigned long long>(a.size_with_stride));
+}
+
+int Info(const std::string& path) {
+  std::shared_ptr<const Model> m;
+  Status s = Model::Load(path.c_str(), 0, &m);
+  if (!s.ok()) {
+    std::fprintf(stderr, "npurt info: %s\n", s.message().c_str());
+    return 1;
+  }
+  std::printf("Model: %s\n", path.c_str());
+  std::printf("  format version %u, toolkit '%s', target platform %s, framework %s\n", m->format_version(),
+              m->toolkit_version().c_str(), m->target_platform().c_str(), m->framework().c_str());
+  std::printf("  custom string: '%s'\n", m->custom_string().c_str());
+  std::printf("  file %zu bytes, weights %llu bytes, arena %llu bytes\n\n", m->file_size(),
+              static_cast<unsigned long long>(m->weights_size()), static_cast<unsigned long long>(m->arena_size()));
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool is_input = pass == 0;
+    const auto& list = is_input ? m->inputs() : m->outputs();
+    std::printf("%s (%zu):\n", is_input ? "Inputs" : "Outputs", list.size());
+    for (size_t i = 0; i < list.size(); ++i) {
+      const IoDesc& io = list[i];
+      const TensorDesc& t = m->tensors()[io.tensor];
+      std::printf("  [%zu] %s  model shape %s %s\n", i, t.name.c_str(), ShapeToString(t.shape).c_str(),
+                  DataTypeName(t.dtype));
+      PrintAttr("attr", DescribeIo(*m, is_input, static_cast<int>(i), AttrView::kNormal));
+      PrintAttr("native", DescribeIo(*m, is_input, static_cast<int>(i), AttrView::kNative));
+      PrintAttr("native NHWC", DescribeIo(*m, is_input, static_cast<int>(i), AttrView::kNativeNhwc));
+      if (!io.mean.empty() || !io.std.empty()) {
+        std::string mean, stdv;
+        for (float v : io.mean) mean += std::to_string(v) + " ";
+        for (float v : io.std) stdv += std::to_string(v) + " ";
+        std::printf("    preprocess     mean=[ %s] std=[ %s]%s\n", mean.c_str(), stdv.c_str(),
+                    io.channel_order.empty() ? "" : " channel order reversed/permuted");
+      }
+    }
+    std::printf("\n");
+  }
+  std::printf("Operators (%zu, execution order):\n", m->ops().size());
+  for (size_t k = 0; k < m->ops().size(); ++k) {
+    const OpDesc& op = m->ops()[k];
+    std::string ins, outs;
+    for (int i : op.inputs) ins += (ins.empty() ? "" : ", ") + (i < 0 ? std::string("-") : m->tensors()[i].name);
+    for (int o : op.outputs) {
+      outs += (outs.empty() ? "" : ", ") + m->tensors()[o].name + ShapeToString(m->tensors()[o].shape);
+    }
+    std::printf("  %3zu %-18s %-28s (%s) -> %s\n", k, op.def->name, op.name.c_str(), ins.c_str(), outs.c_str());
+  }
+  std::printf("\nMemory plan (tensor, storage, offset, bytes):\n");
+  for (const TensorDesc& t : m->tensors()) {
+    std::printf("  %-36s %-8s %10llu %10llu\n", t.name.c_str(), StorageName(t.storage),
+                static_cast<unsigned long long>(t.offset), static_cast<unsigned long long>(t.size));
+  }
+  return 0;
+}
+
+}  // namespace
+
+void AddInfoCommand(CLI::App& app, int* exit_code) {
+  CLI::App* cmd = app.add_subcommand("info", "Show a model's I/O attributes, operators, memory plan and sizes");
+  static std::string model;
+  cmd->add_option("model", model, "npurt model file (.rknn)")->required()->check(CLI::ExistingFile);
+  cmd->callback([exit_code]() { *exit_code = Info(model); });
+}
+
+}  // namespace cli
+}  // namespace npurt
