@@ -19,8 +19,10 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/npurtConfigVersion.
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/npurtConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/npurtConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/npurt)
 
+# Relative to the .pc file, so `cmake --install --prefix DIR` works for any DIR.
+file(RELATIVE_PATH NPURT_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/librknnrt.pc.in
-"prefix=@CMAKE_INSTALL_PREFIX@
+"prefix=\${pcfiledir}/@NPURT_PC_TO_PREFIX@
 libdir=\${prefix}/@CMAKE_INSTALL_LIBDIR@
 includedir=\${prefix}/@CMAKE_INSTALL_INCLUDEDIR@
 

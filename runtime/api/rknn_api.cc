@@ -4,6 +4,7 @@
 #include "rknn_api.h"
 
 #include <cstring>
+#include <initializer_list>
 #include <new>
 #include <string>
 #include <vector>
@@ -476,37 +477,59 @@ int rknn_outputs_release(rknn_context context, uint32_t n_ouputs, rknn_output ou
 }
 
 // Zero-copy memory, external weight/internal memory and dynamic shapes are not
-// implemented yet; they fail loudly instead of pretending to work.
-static int NotYet(const char* api) {
-  return Fail(api, StatusCode::kFail, "not implemented in this npurt version (zero-copy and dynamic shapes are planned)");
+// implemented yet. Arguments are still checked like everywhere else; then the
+// call fails loudly instead of pretending to work.
+static int NotYet(const char* api, rknn_context ctx, std::initializer_list<const void*> required) {
+  return Guard(api, [&]() -> int {
+    if (!Lookup(api, ctx)) return RKNN_ERR_CTX_INVALID;
+    for (const void* p : required) {
+      if (p == nullptr) return Fail(api, StatusCode::kParamInvalid, "a required pointer argument is NULL");
+    }
+    return Fail(api, StatusCode::kFail,
+                "not implemented in this npurt version (zero-copy memory and dynamic shapes are planned)");
+  });
 }
 
-rknn_tensor_mem* rknn_create_mem_from_phys(rknn_context, uint64_t, void*, uint32_t) {
-  NotYet("rknn_create_mem_from_phys");
+rknn_tensor_mem* rknn_create_mem_from_phys(rknn_context ctx, uint64_t, void* virt_addr, uint32_t) {
+  NotYet("rknn_create_mem_from_phys", ctx, {virt_addr});
   return nullptr;
 }
-rknn_tensor_mem* rknn_create_mem_from_fd(rknn_context, int32_t, void*, uint32_t, int32_t) {
-  NotYet("rknn_create_mem_from_fd");
+rknn_tensor_mem* rknn_create_mem_from_fd(rknn_context ctx, int32_t, void* virt_addr, uint32_t, int32_t) {
+  NotYet("rknn_create_mem_from_fd", ctx, {virt_addr});
   return nullptr;
 }
-rknn_tensor_mem* rknn_create_mem_from_mb_blk(rknn_context, void*, int32_t) {
-  Fail("rknn_create_mem_from_mb_blk", StatusCode::kFail, "MB blocks exist only in Rockchip's MPI; not supported");
+rknn_tensor_mem* rknn_create_mem_from_mb_blk(rknn_context ctx, void* mb_blk, int32_t) {
+  Guard("rknn_create_mem_from_mb_blk", [&]() -> int {
+    if (!Lookup("rknn_create_mem_from_mb_blk", ctx)) return RKNN_ERR_CTX_INVALID;
+    return Fail("rknn_create_mem_from_mb_blk", StatusCode::kFail,
+                mb_blk == nullptr ? "mb_blk is NULL" : "MB blocks exist only in Rockchip's MPI; not supported");
+  });
   return nullptr;
 }
-rknn_tensor_mem* rknn_create_mem(rknn_context, uint32_t) {
-  NotYet("rknn_create_mem");
+rknn_tensor_mem* rknn_create_mem(rknn_context ctx, uint32_t) {
+  NotYet("rknn_create_mem", ctx, {});
   return nullptr;
 }
-rknn_tensor_mem* rknn_create_mem2(rknn_context, uint64_t, uint64_t) {
-  NotYet("rknn_create_mem2");
+rknn_tensor_mem* rknn_create_mem2(rknn_context ctx, uint64_t, uint64_t) {
+  NotYet("rknn_create_mem2", ctx, {});
   return nullptr;
 }
-int rknn_destroy_mem(rknn_context, rknn_tensor_mem*) { return NotYet("rknn_destroy_mem"); }
-int rknn_set_weight_mem(rknn_context, rknn_tensor_mem*) { return NotYet("rknn_set_weight_mem"); }
-int rknn_set_internal_mem(rknn_context, rknn_tensor_mem*) { return NotYet("rknn_set_internal_mem"); }
-int rknn_set_io_mem(rknn_context, rknn_tensor_mem*, rknn_tensor_attr*) { return NotYet("rknn_set_io_mem"); }
-int rknn_set_input_shape(rknn_context, rknn_tensor_attr*) { return NotYet("rknn_set_input_shape"); }
-int rknn_set_input_shapes(rknn_context, uint32_t, rknn_tensor_attr[]) { return NotYet("rknn_set_input_shapes"); }
-int rknn_mem_sync(rknn_context, rknn_tensor_mem*, rknn_mem_sync_mode) { return NotYet("rknn_mem_sync"); }
+int rknn_destroy_mem(rknn_context ctx, rknn_tensor_mem* mem) { return NotYet("rknn_destroy_mem", ctx, {mem}); }
+int rknn_set_weight_mem(rknn_context ctx, rknn_tensor_mem* mem) { return NotYet("rknn_set_weight_mem", ctx, {mem}); }
+int rknn_set_internal_mem(rknn_context ctx, rknn_tensor_mem* mem) {
+  return NotYet("rknn_set_internal_mem", ctx, {mem});
+}
+int rknn_set_io_mem(rknn_context ctx, rknn_tensor_mem* mem, rknn_tensor_attr* attr) {
+  return NotYet("rknn_set_io_mem", ctx, {mem, attr});
+}
+int rknn_set_input_shape(rknn_context ctx, rknn_tensor_attr* attr) {
+  return NotYet("rknn_set_input_shape", ctx, {attr});
+}
+int rknn_set_input_shapes(rknn_context ctx, uint32_t, rknn_tensor_attr attr[]) {
+  return NotYet("rknn_set_input_shapes", ctx, {attr});
+}
+int rknn_mem_sync(rknn_context ctx, rknn_tensor_mem* mem, rknn_mem_sync_mode) {
+  return NotYet("rknn_mem_sync", ctx, {mem});
+}
 
 }  // extern "C"

@@ -60,7 +60,7 @@ Status ReadIntValues(const char* op, const Tensor* t, std::vector<int64_t>* out)
   if (n < 0) return NPURT_ERROR(kModelInvalid, "%s: bad shape %s", op, ShapeToString(t->shape).c_str());
   out->resize(static_cast<size_t>(n));
   if (t->dtype == DataType::kInt64) {
-    std::memcpy(out->data(), t->data, static_cast<size_t>(n) * 8);
+    if (n > 0) std::memcpy(out->data(), t->data, static_cast<size_t>(n) * 8);
   } else if (t->dtype == DataType::kInt32) {
     const int32_t* p = t->as<int32_t>();
     for (int64_t i = 0; i < n; ++i) (*out)[i] = p[i];

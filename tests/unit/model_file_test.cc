@@ -31,7 +31,7 @@ TEST(ModelFile, RoundTripKeepsEverything) {
   EXPECT_EQ(m->ops()->Get(0)->type()->str(), "Conv");
   EXPECT_EQ(m->inputs()->size(), 1u);
   EXPECT_EQ(m->outputs()->size(), 2u);
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(view.weights) % kWeightAlignment, 0u);
+  EXPECT_EQ(static_cast<size_t>(view.weights - file.data()) % kWeightAlignment, 0u);
   EXPECT_EQ(view.weights_size % kWeightAlignment, 0u);
   // The conv weight is stored bit-exactly.
   bool found = false;

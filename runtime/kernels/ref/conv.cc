@@ -1,0 +1,64 @@
+#include "runtime/kernels/ref/conv.h"
+
+#include <algorithm>
+
+namespace npurt {
+namespace {
+
+int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }
+
+// The o in [0, count) with 0 <= o * stride + offset < limit, as [*lo, *hi).
+// Hoisting the padding test out of the inner loop keeps that loop branch-free.
+void ValidRange(int64_t count, int64_t stride, int64_t offset, int64_t limit, int64_t* lo, int64_t* hi) {
+  *lo = std::max<int64_t>(0, CeilDiv(-offset, stride));
+  *hi = std::min<int64_t>(count, FloorDiv(limit - 1 - offset, stride) + 1);
+  if (*hi < *lo) *hi = *lo;
+}
+
+}  // namespace
+
+void f32_conv__ref(const ConvParams& p, const float* input, const float* weights, const float* bias,
+                   float* output) {
+  const int64_t in_plane = p.in[0] * p.in[1] * p.in[2];
+  const int64_t out_plane = p.out[0] * p.out[1] * p.out[2];
+  const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
+  const int64_t group_in = p.in_channels / p.groups;
+  const int64_t group_out = p.out_channels / p.groups;
+
+  for (int64_t n = 0; n < p.batch; ++n) {
+    for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+      float* out = output + (n * p.out_channels + oc) * out_plane;
+      std::fill(out, out + out_plane, bias != nullptr ? bias[oc] : 0.0f);
+      const int64_t first_ic = (oc / group_out) * group_in;
+      for (int64_t ic = 0; ic < group_in; ++ic) {
+        const float* in = input + (n * p.in_channels + first_ic + ic) * in_plane;
+        const float* w = weights + (oc * group_in + ic) * kernel_volume;
+        for (int64_t kd = 0; kd < p.kernel[0]; ++kd) {
+          for (int64_t kh = 0; kh < p.kernel[1]; ++kh) {
+            for (int64_t kw = 0; kw < p.kernel[2]; ++kw) {
+              const float wv = w[(kd * p.kernel[1] + kh) * p.kernel[2] + kw];
+              const int64_t off_w = kw * p.dilation[2] - p.pad_begin[2];
+              int64_t ow_lo = 0, ow_hi = 0;
+              ValidRange(p.out[2], p.stride[2], off_w, p.in[2], &ow_lo, &ow_hi);
+              for (int64_t od = 0; od < p.out[0]; ++od) {
+                const int64_t id = od * p.stride[0] + kd * p.dilation[0] - p.pad_begin[0];
+                if (id < 0 || id >= p.in[0]) continue;
+                for (int64_t oh = 0; oh < p.out[1]; ++oh) {
+                  const int64_t ih = oh * p.stride[1] + kh * p.dilation[1] - p.pad_begin[1];
+                  if (ih < 0 || ih >= p.in[1]) continue;
+                  const float* in_row = in + (id * p.in[1] + ih) * p.in[2];
+                  float* out_row = out + (od * p.out[1] + oh) * p.out[2];
+                  for (int64_t ow = ow_lo; ow < ow_hi; ++ow) out_row[ow] += wv * in_row[ow * p.stride[2] + off_w];
+                }
+              }
+            }
+          }
+        }
+      }
+      ApplyFusedActivation(p.activation, out, static_cast<size_t>(out_plane));
+    }
+  }
+}
+
+}  // namespace npurt

@@ -1,0 +1,27 @@
+// Transposed convolution (the gradient of Conv with respect to its input), NCHW.
+// Like f32_conv__ref, 1-D and 2-D run as 3-D with unit leading spatial dims.
+#pragma once
+
+#include <cstdint>
+
+namespace npurt {
+
+struct ConvTransposeParams {
+  int64_t batch = 1;
+  int64_t in_channels = 1;   // C
+  int64_t out_channels = 1;  // M = weights dim 1 * groups
+  int64_t groups = 1;
+  int64_t in[3] = {1, 1, 1};   // input D, H, W
+  int64_t out[3] = {1, 1, 1};  // output D, H, W (output_padding and output_shape already applied)
+  int64_t kernel[3] = {1, 1, 1};
+  int64_t stride[3] = {1, 1, 1};
+  int64_t dilation[3] = {1, 1, 1};
+  int64_t pad_begin[3] = {0, 0, 0};
+};
+
+// input (N, C, D, H, W); weights (C, M / groups, kD, kH, kW); bias (M) or nullptr;
+// output (N, M, oD, oH, oW): out[o] = bias + sum of in[i] * w[k] over o = i * stride + k * dilation - pad_begin.
+void f32_conv_transpose__ref(const ConvTransposeParams& p, const float* input, const float* weights,
+                             const float* bias, float* output);
+
+}  // namespace npurt

@@ -1,0 +1,185 @@
+// Elementwise binary ops with numpy (multidirectional) broadcasting: Add, Sub,
+// Mul, Div, Max, Min, Pow, PRelu. Max and Min are variadic (1..N inputs, all
+// broadcast together); PRelu's slope broadcasts to X only. Add may carry an
+// activation fused by the compiler: string attribute `activation`, "" or "Relu".
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "runtime/kernels/ref/binary.h"
+#include "runtime/ops/op.h"
+
+namespace npurt {
+namespace {
+
+struct BinaryState : OpState {
+  // Step 0 combines inputs 0 and 1 (input 0 with itself for a one-input Max or
+  // Min); step k >= 1 combines the output so far with input k + 1. So with 3+
+  // inputs the output must not share memory with inputs 2 onward.
+  std::vector<BinaryParams> steps;
+};
+
+const char* OpName(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return "Add";
+    case BinaryOp::kSub: return "Sub";
+    case BinaryOp::kMul: return "Mul";
+    case BinaryOp::kDiv: return "Div";
+    case BinaryOp::kMax: return "Max";
+    case BinaryOp::kMin: return "Min";
+    case BinaryOp::kPow: return "Pow";
+    case BinaryOp::kPRelu: return "PRelu";
+  }
+  return "?";
+}
+
+bool IsVariadic(BinaryOp op) { return op == BinaryOp::kMax || op == BinaryOp::kMin; }
+
+bool IsArithmeticType(DataType t) {
+  return t == DataType::kFloat32 || t == DataType::kInt32 || t == DataType::kInt64;
+}
+
+Status CheckTypes(BinaryOp op, const std::vector<const Tensor*>& inputs) {
+  const char* name = OpName(op);
+  const DataType t0 = inputs[0]->dtype;
+  if (op == BinaryOp::kPow) {
+    NPURT_RETURN_IF_ERROR(ExpectInputType(name, inputs[0], DataType::kFloat32, 0));
+    NPURT_CHECK_OR_RETURN(IsArithmeticType(inputs[1]->dtype), kModelInvalid,
+                          "Pow: exponent has type %s, expected FP32, INT32 or INT64",
+                          DataTypeName(inputs[1]->dtype));
+    return Status::Ok();
+  }
+  if (op == BinaryOp::kPRelu) {
+    NPURT_RETURN_IF_ERROR(ExpectInputType(name, inputs[0], DataType::kFloat32, 0));
+    return ExpectInputType(name, inputs[1], DataType::kFloat32, 1);
+  }
+  NPURT_CHECK_OR_RETURN(IsArithmeticType(t0), kModelInvalid, "%s: input type %s is not supported", name,
+                        DataTypeName(t0));
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    NPURT_RETURN_IF_ERROR(ExpectInputType(name, inputs[i], t0, static_cast<int>(i)));
+  }
+  return Status::Ok();
+}
+
+Status ReadActivation(BinaryOp op, const Attributes& attrs, bool* relu) {
+  std::string activation;
+  NPURT_RETURN_IF_ERROR(attrs.GetString("activation", "", &activation));
+  if (activation.empty()) {
+    *relu = false;
+    return Status::Ok();
+  }
+  NPURT_CHECK_OR_RETURN(op == BinaryOp::kAdd, kModelInvalid, "%s: fused activation is supported on Add only",
+                        OpName(op));
+  NPURT_CHECK_OR_RETURN(activation == "Relu", kModelInvalid, "Add: unsupported fused activation '%s'",
+                        activation.c_str());
+  *relu = true;
+  return Status::Ok();
+}
+
+template <BinaryOp kOp>
+Status BinaryInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
+  const char* name = OpName(kOp);
+  if (IsVariadic(kOp)) {
+    NPURT_CHECK_OR_RETURN(!inputs.empty(), kModelInvalid, "%s: needs at least one input", name);
+  } else {
+    NPURT_CHECK_OR_RETURN(inputs.size() == 2, kModelInvalid, "%s: expects 2 inputs, got %zu", name, inputs.size());
+  }
+  NPURT_CHECK_OR_RETURN(outputs->size() == 1, kModelInvalid, "%s: expects 1 output, got %zu", name,
+                        outputs->size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    NPURT_CHECK_OR_RETURN(inputs[i] != nullptr, kModelInvalid, "%s: input %zu is missing", name, i);
+    NPURT_CHECK_OR_RETURN(inputs[i]->num_elements() >= 0, kModelInvalid, "%s: input %zu has bad shape %s", name, i,
+                          ShapeToString(inputs[i]->shape).c_str());
+  }
+  NPURT_RETURN_IF_ERROR(CheckTypes(kOp, inputs));
+  bool relu = false;
+  NPURT_RETURN_IF_ERROR(ReadActivation(kOp, attrs, &relu));
+
+  Shape out = inputs[0]->shape;
+  if (kOp == BinaryOp::kPRelu) {
+    NPURT_CHECK_OR_RETURN(BroadcastsTo(inputs[1]->shape, out), kModelInvalid,
+                          "PRelu: slope shape %s does not broadcast to X shape %s",
+                          ShapeToString(inputs[1]->shape).c_str(), ShapeToString(out).c_str());
+  } else {
+    for (size_t i = 1; i < inputs.size(); ++i) {
+      Shape next;
+      NPURT_CHECK_OR_RETURN(BroadcastShapes(out, inputs[i]->shape, &next), kModelInvalid,
+                            "%s: shapes %s and %s do not broadcast", name, ShapeToString(out).c_str(),
+                            ShapeToString(inputs[i]->shape).c_str());
+      out = std::move(next);
+    }
+  }
+  NPURT_CHECK_OR_RETURN(NumElements(out) >= 0, kModelInvalid, "%s: output shape %s is too large", name,
+                        ShapeToString(out).c_str());
+  (*outputs)[0].shape = std::move(out);
+  (*outputs)[0].dtype = inputs[0]->dtype;
+  return Status::Ok();
+}
+
+template <BinaryOp kOp>
+Status BinaryPrepare(OpNode* node) {
+  const char* name = OpName(kOp);
+  auto state = std::make_unique<BinaryState>();
+  const Shape& out = node->outputs[0]->shape;
+  const size_t n = node->inputs.size();
+  bool relu = false;
+  NPURT_RETURN_IF_ERROR(ReadActivation(kOp, node->attrs, &relu));
+  const size_t num_steps = std::max<size_t>(n, 2) - 1;
+  state->steps.resize(num_steps);
+  for (size_t k = 0; k < num_steps; ++k) {
+    BinaryParams& p = state->steps[k];
+    p.op = kOp;
+    p.relu = relu;
+    const Shape* operands[2] = {k == 0 ? &node->inputs[0]->shape : &out, &node->inputs[n == 1 ? 0 : k + 1]->shape};
+    NPURT_CHECK_OR_RETURN(MakeBroadcastPlan(out, operands, 2, &p.plan), kModelInvalid,
+                          "%s: inputs do not broadcast to output shape %s", name, ShapeToString(out).c_str());
+  }
+  node->state = std::move(state);
+  return Status::Ok();
+}
+
+template <BinaryOp kOp>
+Status BinaryEval(OpNode* node) {
+  const std::vector<BinaryParams>& steps = node->state_as<BinaryState>()->steps;
+  Tensor* out = node->outputs[0];
+  const size_t n = node->inputs.size();
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Tensor* a = k == 0 ? node->inputs[0] : out;
+    const Tensor* b = node->inputs[n == 1 ? 0 : k + 1];
+    if (kOp == BinaryOp::kPow && b->dtype == DataType::kInt32) {
+      f32_pow_i32__ref(steps[k], a->as<float>(), b->as<int32_t>(), out->as<float>());
+    } else if (kOp == BinaryOp::kPow && b->dtype == DataType::kInt64) {
+      f32_pow_i64__ref(steps[k], a->as<float>(), b->as<int64_t>(), out->as<float>());
+    } else if (out->dtype == DataType::kInt32) {
+      i32_binary__ref(steps[k], a->as<int32_t>(), b->as<int32_t>(), out->as<int32_t>());
+    } else if (out->dtype == DataType::kInt64) {
+      i64_binary__ref(steps[k], a->as<int64_t>(), b->as<int64_t>(), out->as<int64_t>());
+    } else {
+      f32_binary__ref(steps[k], a->as<float>(), b->as<float>(), out->as<float>());
+    }
+  }
+  return Status::Ok();
+}
+
+constexpr int kVariadic = std::numeric_limits<int>::max();
+
+}  // namespace
+
+extern const OpDef kOpAdd = {"Add", 2, 2, 1, 1, BinaryInfer<BinaryOp::kAdd>, BinaryPrepare<BinaryOp::kAdd>,
+    BinaryEval<BinaryOp::kAdd>};
+extern const OpDef kOpSub = {"Sub", 2, 2, 1, 1, BinaryInfer<BinaryOp::kSub>, BinaryPrepare<BinaryOp::kSub>,
+    BinaryEval<BinaryOp::kSub>};
+extern const OpDef kOpMul = {"Mul", 2, 2, 1, 1, BinaryInfer<BinaryOp::kMul>, BinaryPrepare<BinaryOp::kMul>,
+    BinaryEval<BinaryOp::kMul>};
+extern const OpDef kOpDiv = {"Div", 2, 2, 1, 1, BinaryInfer<BinaryOp::kDiv>, BinaryPrepare<BinaryOp::kDiv>,
+    BinaryEval<BinaryOp::kDiv>};
+extern const OpDef kOpMax = {"Max", 1, kVariadic, 1, 1, BinaryInfer<BinaryOp::kMax>, BinaryPrepare<BinaryOp::kMax>,
+    BinaryEval<BinaryOp::kMax>};
+extern const OpDef kOpMin = {"Min", 1, kVariadic, 1, 1, BinaryInfer<BinaryOp::kMin>, BinaryPrepare<BinaryOp::kMin>,
+    BinaryEval<BinaryOp::kMin>};
+extern const OpDef kOpPow = {"Pow", 2, 2, 1, 1, BinaryInfer<BinaryOp::kPow>, BinaryPrepare<BinaryOp::kPow>,
+    BinaryEval<BinaryOp::kPow>};
+extern const OpDef kOpPRelu = {"PRelu", 2, 2, 1, 1, BinaryInfer<BinaryOp::kPRelu>, BinaryPrepare<BinaryOp::kPRelu>,
+    BinaryEval<BinaryOp::kPRelu>};
+
+}  // namespace npurt

@@ -1,0 +1,95 @@
+// Concat: joins tensors along `axis` (required, negative counts from the end).
+// Inputs must agree on type, rank and every dim but the axis; zero-size inputs
+// are allowed and contribute nothing.
+#include "runtime/kernels/ref/concat.h"
+
+#include <cstdint>
+#include <limits>
+
+#include "runtime/ops/op.h"
+
+namespace npurt {
+namespace {
+
+struct ConcatState : OpState {
+  std::vector<size_t> chunk_bytes;
+  std::vector<const void*> input_data;  // refreshed every eval; sized here so eval never allocates
+  ConcatParams params;
+};
+
+Status ConcatInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
+  NPURT_CHECK_OR_RETURN(!inputs.empty() && inputs[0] != nullptr, kModelInvalid, "Concat: input 0 is missing");
+  const Tensor* first = inputs[0];
+  NPURT_CHECK_OR_RETURN(DataTypeSize(first->dtype) != 0, kModelInvalid, "Concat: unknown element type");
+  NPURT_CHECK_OR_RETURN(attrs.Has("axis"), kModelInvalid, "Concat: attribute 'axis' is required");
+  int64_t axis_attr = 0;
+  NPURT_RETURN_IF_ERROR(attrs.GetInt("axis", 0, &axis_attr));
+  const int rank = first->rank();
+  NPURT_CHECK_OR_RETURN(rank >= 1, kModelInvalid, "Concat: inputs must have rank >= 1");
+  int axis = 0;
+  NPURT_RETURN_IF_ERROR(NormalizeAxis("Concat", axis_attr, rank, &axis));
+
+  Shape out_shape = first->shape;
+  out_shape[axis] = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor* t = inputs[i];
+    NPURT_CHECK_OR_RETURN(t != nullptr, kModelInvalid, "Concat: input %zu is missing", i);
+    NPURT_CHECK_OR_RETURN(t->dtype == first->dtype, kModelInvalid, "Concat: input %zu has type %s, expected %s", i,
+                          DataTypeName(t->dtype), DataTypeName(first->dtype));
+    NPURT_CHECK_OR_RETURN(t->rank() == rank && t->num_elements() >= 0, kModelInvalid,
+                          "Concat: input %zu has shape %s, expected rank %d", i, ShapeToString(t->shape).c_str(), rank);
+    for (int d = 0; d < rank; ++d) {
+      if (d == axis) continue;
+      NPURT_CHECK_OR_RETURN(t->shape[d] == first->shape[d], kModelInvalid,
+                            "Concat: input %zu shape %s does not match %s outside axis %d", i,
+                            ShapeToString(t->shape).c_str(), ShapeToString(first->shape).c_str(), axis);
+    }
+    NPURT_CHECK_OR_RETURN(out_shape[axis] <= std::numeric_limits<int64_t>::max() - t->shape[axis], kModelInvalid,
+                          "Concat: output dim overflows");
+    out_shape[axis] += t->shape[axis];
+  }
+  NPURT_CHECK_OR_RETURN(NumElements(out_shape) >= 0 &&
+                            NumElements(out_shape) <= INT64_MAX / static_cast<int64_t>(DataTypeSize(first->dtype)),
+                        kModelInvalid, "Concat: output shape %s is too large", ShapeToString(out_shape).c_str());
+  (*outputs)[0].shape = out_shape;
+  (*outputs)[0].dtype = first->dtype;
+  return Status::Ok();
+}
+
+Status ConcatPrepare(OpNode* node) {
+  const Tensor* first = node->inputs[0];
+  const Shape& out_shape = node->outputs[0]->shape;
+  int64_t axis_attr = 0;
+  NPURT_RETURN_IF_ERROR(node->attrs.GetInt("axis", 0, &axis_attr));
+  int axis = 0;
+  NPURT_RETURN_IF_ERROR(NormalizeAxis("Concat", axis_attr, first->rank(), &axis));
+
+  size_t outer = 1;
+  for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(out_shape[d]);
+  size_t inner = DataTypeSize(first->dtype);
+  for (size_t d = static_cast<size_t>(axis) + 1; d < out_shape.size(); ++d) inner *= static_cast<size_t>(out_shape[d]);
+
+  auto state = std::make_unique<ConcatState>();
+  for (const Tensor* t : node->inputs) state->chunk_bytes.push_back(static_cast<size_t>(t->shape[axis]) * inner);
+  state->input_data.resize(node->inputs.size());
+  state->params.outer = outer;
+  state->params.num_inputs = node->inputs.size();
+  state->params.chunk_bytes = state->chunk_bytes.data();
+  node->state = std::move(state);
+  return Status::Ok();
+}
+
+Status ConcatEval(OpNode* node) {
+  ConcatState* state = node->state_as<ConcatState>();
+  if (node->outputs[0]->num_elements() == 0) return Status::Ok();
+  for (size_t i = 0; i < node->inputs.size(); ++i) state->input_data[i] = node->inputs[i]->data;
+  concat__ref(state->params, state->input_data.data(), node->outputs[0]->data);
+  return Status::Ok();
+}
+
+}  // namespace
+
+extern const OpDef kOpConcat = {"Concat",      1,         std::numeric_limits<int>::max(), 1, 1, ConcatInfer,
+                                ConcatPrepare, ConcatEval};
+
+}  // namespace npurt

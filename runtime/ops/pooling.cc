@@ -1,0 +1,223 @@
+// MaxPool, AveragePool (1-D to 3-D windows: kernel_shape, strides, pads,
+// dilations, ceil_mode, auto_pad, count_include_pad), GlobalAveragePool and
+// GlobalMaxPool. MaxPool's optional Indices output is not supported;
+// storage_order only concerns Indices and is ignored.
+#include <cinttypes>
+#include <string>
+#include <vector>
+
+#include "runtime/kernels/ref/pooling.h"
+#include "runtime/ops/op.h"
+
+namespace npurt {
+namespace {
+
+// Bound on spatial dims and on every window attribute, so index math cannot overflow.
+constexpr int64_t kMaxExtent = int64_t{1} << 30;
+
+struct PoolState : OpState {
+  PoolParams params;
+};
+
+enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
+
+Status ParseAutoPad(const char* op, const Attributes& attrs, AutoPad* out) {
+  std::string s;
+  NPURT_RETURN_IF_ERROR(attrs.GetString("auto_pad", "NOTSET", &s));
+  if (s == "NOTSET" || s.empty()) {
+    *out = AutoPad::kNotSet;
+  } else if (s == "SAME_UPPER") {
+    *out = AutoPad::kSameUpper;
+  } else if (s == "SAME_LOWER") {
+    *out = AutoPad::kSameLower;
+  } else if (s == "VALID") {
+    *out = AutoPad::kValid;
+  } else {
+    return NPURT_ERROR(kModelInvalid, "%s: unknown auto_pad '%s'", op, s.c_str());
+  }
+  return Status::Ok();
+}
+
+// Ints attribute of `count` values in [min_value, kMaxExtent]; absent or empty takes `fallback`.
+Status ReadSpatialInts(const char* op, const Attributes& attrs, const char* name, size_t count, int64_t fallback,
+                       int64_t min_value, std::vector<int64_t>* out) {
+  NPURT_RETURN_IF_ERROR(attrs.GetInts(name, {}, out));
+  if (out->empty()) {
+    out->assign(count, fallback);
+    return Status::Ok();
+  }
+  NPURT_CHECK_OR_RETURN(out->size() == count, kModelInvalid, "%s: %s has %zu values, expected %zu", op, name,
+                        out->size(), count);
+  for (int64_t v : *out) {
+    NPURT_CHECK_OR_RETURN(v >= min_value && v <= kMaxExtent, kModelInvalid, "%s: %s value %" PRId64 " out of range",
+                          op, name, v);
+  }
+  return Status::Ok();
+}
+
+Status ReadFlag(const char* op, const Attributes& attrs, const char* name, bool* out) {
+  int64_t v = 0;
+  NPURT_RETURN_IF_ERROR(attrs.GetInt(name, 0, &v));
+  NPURT_CHECK_OR_RETURN(v == 0 || v == 1, kModelInvalid, "%s: %s is %" PRId64 ", expected 0 or 1", op, name, v);
+  *out = v == 1;
+  return Status::Ok();
+}
+
+// X must be a float NCHW-style tensor with 1 to `max_spatial` spatial dims, all positive.
+Status CheckPoolInput(const char* op, const Tensor* x, int max_spatial) {
+  NPURT_RETURN_IF_ERROR(ExpectInputType(op, x, DataType::kFloat32, 0));
+  NPURT_CHECK_OR_RETURN(x->rank() >= 3 && x->rank() <= 2 + max_spatial, kModelInvalid,
+                        "%s: input rank %d, expected 3 to %d", op, x->rank(), 2 + max_spatial);
+  for (int64_t d : x->shape) {
+    NPURT_CHECK_OR_RETURN(d > 0, kModelInvalid, "%s: bad input shape %s", op, ShapeToString(x->shape).c_str());
+  }
+  NPURT_CHECK_OR_RETURN(x->num_elements() > 0, kModelInvalid, "%s: input too large", op);
+  return Status::Ok();
+}
+
+// Validates a MaxPool / AveragePool node and computes the kernel params and output shape.
+Status PlanPool(const char* op, PoolKind kind, const Attributes& attrs, const Tensor* x, PoolParams* p,
+                Shape* out_shape) {
+  NPURT_RETURN_IF_ERROR(CheckPoolInput(op, x, 3));
+  const size_t spatial = static_cast<size_t>(x->rank() - 2);
+  for (size_t i = 0; i < spatial; ++i) {
+    NPURT_CHECK_OR_RETURN(x->shape[i + 2] <= kMaxExtent, kModelInvalid, "%s: spatial dim too large", op);
+  }
+  std::vector<int64_t> kernel, strides, dilations, pads;
+  NPURT_RETURN_IF_ERROR(attrs.GetInts("kernel_shape", {}, &kernel));
+  NPURT_CHECK_OR_RETURN(kernel.size() == spatial, kModelInvalid, "%s: kernel_shape has %zu values, expected %zu", op,
+                        kernel.size(), spatial);
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts(op, attrs, "kernel_shape", spatial, 1, 1, &kernel));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts(op, attrs, "strides", spatial, 1, 1, &strides));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts(op, attrs, "dilations", spatial, 1, 1, &dilations));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts(op, attrs, "pads", 2 * spatial, 0, 0, &pads));
+  bool ceil_mode = false;
+  NPURT_RETURN_IF_ERROR(ReadFlag(op, attrs, "ceil_mode", &ceil_mode));
+  p->count_include_pad = false;
+  if (kind == PoolKind::kAverage) {
+    NPURT_RETURN_IF_ERROR(ReadFlag(op, attrs, "count_include_pad", &p->count_include_pad));
+  }
+  AutoPad auto_pad = AutoPad::kNotSet;
+  NPURT_RETURN_IF_ERROR(ParseAutoPad(op, attrs, &auto_pad));
+
+  p->kind = kind;
+  p->planes = x->shape[0] * x->shape[1];
+  *out_shape = {x->shape[0], x->shape[1]};
+  const size_t slot0 = 3 - spatial;  // 1-D and 2-D fill the trailing slots of (D, H, W)
+  for (size_t i = 0; i < spatial; ++i) {
+    const int64_t in = x->shape[i + 2];
+    const int64_t s = strides[i];
+    const int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
+    int64_t pad_begin = 0, pad_end = 0, out = 0;
+    if (auto_pad == AutoPad::kSameUpper || auto_pad == AutoPad::kSameLower) {
+      out = (in + s - 1) / s;
+      int64_t total = (out - 1) * s + extent - in;
+      if (total < 0) total = 0;
+      // The odd pixel goes to the end for SAME_UPPER, to the beginning for SAME_LOWER.
+      pad_begin = auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
+      pad_end = total - pad_begin;
+    } else {
+      if (auto_pad == AutoPad::kNotSet) {
+        pad_begin = pads[i];
+        pad_end = pads[i + spatial];
+        // As ONNX Runtime: a pad as wide as the window would make windows of padding only.
+        NPURT_CHECK_OR_RETURN(pad_begin < kernel[i] && pad_end < kernel[i], kModelInvalid,
+                              "%s: pads must be smaller than kernel_shape on spatial dim %zu", op, i);
+      }
+      const int64_t span = in + pad_begin + pad_end - extent;
+      NPURT_CHECK_OR_RETURN(span >= 0, kModelInvalid,
+                            "%s: window extent %" PRId64 " exceeds padded input on spatial dim %zu", op, extent, i);
+      // VALID ignores ceil_mode: ONNX gives the same size either way.
+      if (ceil_mode && auto_pad == AutoPad::kNotSet) {
+        out = (span + s - 1) / s + 1;
+        // ONNX drops a last window that would start inside the end padding.
+        if ((out - 1) * s >= in + pad_begin) --out;
+      } else {
+        out = span / s + 1;
+      }
+    }
+    p->in[slot0 + i] = in;
+    p->out[slot0 + i] = out;
+    p->kernel[slot0 + i] = kernel[i];
+    p->stride[slot0 + i] = s;
+    p->dilation[slot0 + i] = dilations[i];
+    p->pad_begin[slot0 + i] = pad_begin;
+    p->pad_end[slot0 + i] = pad_end;
+    out_shape->push_back(out);
+  }
+  return Status::Ok();
+}
+
+template <PoolKind kKind>
+const char* PoolName() {
+  return kKind == PoolKind::kMax ? "MaxPool" : "AveragePool";
+}
+
+template <PoolKind kKind>
+Status PoolInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
+  const char* op = PoolName<kKind>();
+  NPURT_CHECK_OR_RETURN(outputs->size() == 1, kModelInvalid, "%s: %zu outputs; only Y is supported (no Indices)", op,
+                        outputs->size());
+  PoolParams params;
+  Shape shape;
+  NPURT_RETURN_IF_ERROR(PlanPool(op, kKind, attrs, inputs.empty() ? nullptr : inputs[0], &params, &shape));
+  (*outputs)[0].shape = shape;
+  (*outputs)[0].dtype = DataType::kFloat32;
+  return Status::Ok();
+}
+
+template <PoolKind kKind>
+Status PoolPrepare(OpNode* node) {
+  auto state = std::make_unique<PoolState>();
+  Shape shape;
+  NPURT_RETURN_IF_ERROR(PlanPool(PoolName<kKind>(), kKind, node->attrs, node->input(0), &state->params, &shape));
+  node->state = std::move(state);
+  return Status::Ok();
+}
+
+Status PoolEval(OpNode* node) {
+  f32_pool__ref(node->state_as<PoolState>()->params, node->inputs[0]->as<float>(), node->outputs[0]->as<float>());
+  return Status::Ok();
+}
+
+// ---- Global pools: any number of spatial dims, each reduced to 1. ----
+
+template <PoolKind kKind>
+const char* GlobalPoolName() {
+  return kKind == PoolKind::kMax ? "GlobalMaxPool" : "GlobalAveragePool";
+}
+
+template <PoolKind kKind>
+Status GlobalPoolInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs,
+                       std::vector<Tensor>* outputs) {
+  (void)attrs;
+  const Tensor* x = inputs.empty() ? nullptr : inputs[0];
+  NPURT_RETURN_IF_ERROR(CheckPoolInput(GlobalPoolName<kKind>(), x, 64));
+  Shape shape(x->shape.size(), 1);
+  shape[0] = x->shape[0];
+  shape[1] = x->shape[1];
+  (*outputs)[0].shape = shape;
+  (*outputs)[0].dtype = DataType::kFloat32;
+  return Status::Ok();
+}
+
+template <PoolKind kKind>
+Status GlobalPoolEval(OpNode* node) {
+  const Tensor* x = node->inputs[0];
+  const int64_t planes = x->shape[0] * x->shape[1];
+  f32_global_pool__ref(kKind, planes, x->num_elements() / planes, x->as<float>(), node->outputs[0]->as<float>());
+  return Status::Ok();
+}
+
+}  // namespace
+
+extern const OpDef kOpMaxPool = {"MaxPool", 1, 1, 1, 2, PoolInfer<PoolKind::kMax>, PoolPrepare<PoolKind::kMax>,
+                                 PoolEval};
+extern const OpDef kOpAveragePool = {"AveragePool", 1, 1, 1, 1, PoolInfer<PoolKind::kAverage>,
+                                     PoolPrepare<PoolKind::kAverage>, PoolEval};
+extern const OpDef kOpGlobalAveragePool = {"GlobalAveragePool", 1, 1, 1, 1, GlobalPoolInfer<PoolKind::kAverage>,
+                                           nullptr, GlobalPoolEval<PoolKind::kAverage>};
+extern const OpDef kOpGlobalMaxPool = {"GlobalMaxPool", 1, 1, 1, 1, GlobalPoolInfer<PoolKind::kMax>, nullptr,
+                                       GlobalPoolEval<PoolKind::kMax>};
+
+}  // namespace npurt

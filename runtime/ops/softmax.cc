@@ -1,0 +1,73 @@
+// Softmax. Opset <= 12 coerces the input to 2-D at `axis` (default 1) and
+// normalizes over everything from `axis` on; opset >= 13 normalizes over the
+// single `axis` (default -1). The compiler stores the model's opset in the int
+// attribute `opset`; without it, opset 13 semantics apply.
+#include "runtime/kernels/ref/softmax.h"
+#include "runtime/ops/op.h"
+
+namespace npurt {
+namespace {
+
+struct SoftmaxState : OpState {
+  SoftmaxParams params;
+};
+
+// Resolves the normalized axis and whether the opset <= 12 (coerce to 2-D) rule applies.
+Status ReadAxis(const Attributes& attrs, int rank, int* axis, bool* coerce_2d) {
+  int64_t opset = 0;
+  NPURT_RETURN_IF_ERROR(attrs.GetInt("opset", 13, &opset));
+  NPURT_CHECK_OR_RETURN(opset >= 1, kModelInvalid, "Softmax: bad opset %lld", static_cast<long long>(opset));
+  *coerce_2d = opset <= 12;
+  int64_t raw_axis = 0;
+  NPURT_RETURN_IF_ERROR(attrs.GetInt("axis", *coerce_2d ? 1 : -1, &raw_axis));
+  NPURT_CHECK_OR_RETURN(rank >= 1, kModelInvalid, "Softmax: input must have rank >= 1");
+  return NormalizeAxis("Softmax", raw_axis, rank, axis);
+}
+
+Status SoftmaxInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
+  NPURT_CHECK_OR_RETURN(inputs.size() == 1, kModelInvalid, "Softmax: expects 1 input, got %zu", inputs.size());
+  NPURT_CHECK_OR_RETURN(outputs->size() == 1, kModelInvalid, "Softmax: expects 1 output, got %zu", outputs->size());
+  const Tensor* x = inputs[0];
+  NPURT_RETURN_IF_ERROR(ExpectInputType("Softmax", x, DataType::kFloat32, 0));
+  NPURT_CHECK_OR_RETURN(x->num_elements() >= 0, kModelInvalid, "Softmax: bad input shape %s",
+                        ShapeToString(x->shape).c_str());
+  int axis = 0;
+  bool coerce_2d = false;
+  NPURT_RETURN_IF_ERROR(ReadAxis(attrs, x->rank(), &axis, &coerce_2d));
+  (*outputs)[0].shape = x->shape;
+  (*outputs)[0].dtype = DataType::kFloat32;
+  return Status::Ok();
+}
+
+Status SoftmaxPrepare(OpNode* node) {
+  const Shape& shape = node->inputs[0]->shape;
+  int axis = 0;
+  bool coerce_2d = false;
+  NPURT_RETURN_IF_ERROR(ReadAxis(node->attrs, static_cast<int>(shape.size()), &axis, &coerce_2d));
+  auto state = std::make_unique<SoftmaxState>();
+  SoftmaxParams& p = state->params;
+  p.outer = p.axis_size = p.inner = 1;
+  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
+    if (d < axis) {
+      p.outer *= shape[d];
+    } else if (d == axis || coerce_2d) {
+      p.axis_size *= shape[d];
+    } else {
+      p.inner *= shape[d];
+    }
+  }
+  node->state = std::move(state);
+  return Status::Ok();
+}
+
+Status SoftmaxEval(OpNode* node) {
+  f32_softmax__ref(node->state_as<SoftmaxState>()->params, node->inputs[0]->as<float>(),
+                   node->outputs[0]->as<float>());
+  return Status::Ok();
+}
+
+}  // namespace
+
+extern const OpDef kOpSoftmax = {"Softmax", 1, 1, 1, 1, SoftmaxInfer, SoftmaxPrepare, SoftmaxEval};
+
+}  // namespace npurt

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Checks the dynamic symbol table of librknnrt.so: every defined symbol must
+# start with "rknn_" (nothing of npurt's internals, the C++ runtime or the
+# linker may leak), and all 23 functions of rknn_api.h 2.3.2 must be defined
+# as functions (nm type T).
+#
+# usage: check_exports.sh NM LIBRARY
+set -u
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 NM LIBRARY" >&2
+  exit 2
+fi
+NM=$1
+LIB=$2
+
+if [ ! -f "$LIB" ]; then
+  echo "FAIL: $LIB does not exist" >&2
+  exit 1
+fi
+
+TABLE=$("$NM" -D --defined-only "$LIB") || {
+  echo "FAIL: '$NM -D --defined-only $LIB' failed" >&2
+  exit 1
+}
+
+status=0
+
+# Lines look like "000000000001a2b0 T rknn_init" (address, type, name[@version]).
+BAD=$(printf '%s\n' "$TABLE" | awk 'NF >= 2 { name = $NF; sub(/@.*/, "", name); if (name !~ /^rknn_/) print }')
+if [ -n "$BAD" ]; then
+  echo "FAIL: symbols that do not start with rknn_ are exported:" >&2
+  printf '%s\n' "$BAD" >&2
+  status=1
+fi
+
+EXPECTED="rknn_init rknn_dup_context rknn_destroy rknn_query rknn_inputs_set rknn_set_batch_core_num
+rknn_set_core_mask rknn_run rknn_wait rknn_outputs_get rknn_outputs_release rknn_create_mem_from_phys
+rknn_create_mem_from_fd rknn_create_mem_from_mb_blk rknn_create_mem rknn_create_mem2 rknn_destroy_mem
+rknn_set_weight_mem rknn_set_internal_mem rknn_set_io_mem rknn_set_input_shape rknn_set_input_shapes
+rknn_mem_sync"
+
+count=0
+for fn in $EXPECTED; do
+  count=$((count + 1))
+  if ! printf '%s\n' "$TABLE" | awk -v fn="$fn" '
+      NF >= 3 { name = $NF; sub(/@.*/, "", name); if (name == fn && $(NF-1) == "T") found = 1 }
+      END { exit found ? 0 : 1 }'; then
+    echo "FAIL: $fn is not exported as a function" >&2
+    status=1
+  fi
+done
+if [ "$count" -ne 23 ]; then
+  echo "FAIL: the expected list has $count names, not 23 (fix this script)" >&2
+  status=1
+fi
+
+NDEF=$(printf '%s\n' "$TABLE" | awk 'NF >= 2' | wc -l)
+if [ "$status" -eq 0 ]; then
+  echo "OK: $LIB exports $NDEF symbols, all rknn_*, including the 23 API functions"
+fi
+exit $status
