@@ -8,54 +8,14 @@
 
 #include "runtime/kernels/ref/conv.h"
 #include "runtime/ops/op.h"
+#include "runtime/ops/window_attributes.h"
 
 namespace npurt {
 namespace {
 
-// Bound on spatial dims and on stride, dilation and pad values: keeps every
-// index product below 2^62 whatever a corrupt model says.
-constexpr int64_t kMaxExtent = int64_t{1} << 30;
-
 struct ConvState : OpState {
   ConvParams params;
 };
-
-enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
-
-Status ParseAutoPad(const Attributes& attrs, AutoPad* out) {
-  std::string s;
-  NPURT_RETURN_IF_ERROR(attrs.GetString("auto_pad", "NOTSET", &s));
-  if (s == "NOTSET" || s.empty()) {
-    *out = AutoPad::kNotSet;
-  } else if (s == "SAME_UPPER") {
-    *out = AutoPad::kSameUpper;
-  } else if (s == "SAME_LOWER") {
-    *out = AutoPad::kSameLower;
-  } else if (s == "VALID") {
-    *out = AutoPad::kValid;
-  } else {
-    return NPURT_ERROR(kModelInvalid, "Conv: unknown auto_pad '%s'", s.c_str());
-  }
-  return Status::Ok();
-}
-
-// An ints attribute with one value per spatial dim (or `per_dim` values per dim
-// for pads), each in [min_value, kMaxExtent]. Absent or empty takes `fallback`.
-Status ReadSpatialInts(const Attributes& attrs, const char* name, size_t count, int64_t fallback,
-                       int64_t min_value, std::vector<int64_t>* out) {
-  NPURT_RETURN_IF_ERROR(attrs.GetInts(name, {}, out));
-  if (out->empty()) {
-    out->assign(count, fallback);
-    return Status::Ok();
-  }
-  NPURT_CHECK_OR_RETURN(out->size() == count, kModelInvalid, "Conv: %s has %zu values, expected %zu", name,
-                        out->size(), count);
-  for (int64_t v : *out) {
-    NPURT_CHECK_OR_RETURN(v >= min_value && v <= kMaxExtent, kModelInvalid, "Conv: %s value %" PRId64 " out of range",
-                          name, v);
-  }
-  return Status::Ok();
-}
 
 // Validates the node and computes the kernel params and the output shape; infer
 // and prepare both use it so they cannot disagree.
@@ -103,11 +63,11 @@ Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const
                             "Conv: kernel_shape disagrees with weight shape %s", ShapeToString(w->shape).c_str());
     }
   }
-  NPURT_RETURN_IF_ERROR(ReadSpatialInts(attrs, "strides", spatial, 1, 1, &strides));
-  NPURT_RETURN_IF_ERROR(ReadSpatialInts(attrs, "dilations", spatial, 1, 1, &dilations));
-  NPURT_RETURN_IF_ERROR(ReadSpatialInts(attrs, "pads", 2 * spatial, 0, 0, &pads));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts("Conv", attrs, "strides", spatial, 1, 1, &strides));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts("Conv", attrs, "dilations", spatial, 1, 1, &dilations));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts("Conv", attrs, "pads", 2 * spatial, 0, 0, &pads));
   AutoPad auto_pad = AutoPad::kNotSet;
-  NPURT_RETURN_IF_ERROR(ParseAutoPad(attrs, &auto_pad));
+  NPURT_RETURN_IF_ERROR(ParseAutoPad("Conv", attrs, &auto_pad));
 
   std::string activation;
   std::vector<float> activation_params;
@@ -143,14 +103,9 @@ Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const
         out = (in + pad_begin + pad_end - extent) / s + 1;
         break;
       case AutoPad::kSameUpper:
-      case AutoPad::kSameLower: {
-        out = (in + s - 1) / s;
-        int64_t total = (out - 1) * s + extent - in;
-        if (total < 0) total = 0;
-        // The odd pixel goes to the end for SAME_UPPER, to the beginning for SAME_LOWER.
-        pad_begin = auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
+      case AutoPad::kSameLower:
+        SamePadding(auto_pad, in, s, extent, &out, &pad_begin, &pad_end);
         break;
-      }
     }
     p->in[slot0 + i] = in;
     p->out[slot0 + i] = out;

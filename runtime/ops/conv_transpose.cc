@@ -7,58 +7,18 @@
 // for SAME_UPPER, to the beginning for SAME_LOWER) and ONNX Runtime for an
 // explicit output_shape without auto_pad (the odd pixel goes to the end).
 #include <cinttypes>
-#include <string>
 #include <vector>
 
 #include "runtime/kernels/ref/conv_transpose.h"
 #include "runtime/ops/op.h"
+#include "runtime/ops/window_attributes.h"
 
 namespace npurt {
 namespace {
 
-// Bound on spatial dims and on every geometry attribute: keeps (in - 1) * stride
-// plus the kernel extent below 2^62 whatever a corrupt model says.
-constexpr int64_t kMaxExtent = int64_t{1} << 30;
-
 struct ConvTransposeState : OpState {
   ConvTransposeParams params;
 };
-
-enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
-
-Status ParseAutoPad(const Attributes& attrs, AutoPad* out) {
-  std::string s;
-  NPURT_RETURN_IF_ERROR(attrs.GetString("auto_pad", "NOTSET", &s));
-  if (s == "NOTSET" || s.empty()) {
-    *out = AutoPad::kNotSet;
-  } else if (s == "SAME_UPPER") {
-    *out = AutoPad::kSameUpper;
-  } else if (s == "SAME_LOWER") {
-    *out = AutoPad::kSameLower;
-  } else if (s == "VALID") {
-    *out = AutoPad::kValid;
-  } else {
-    return NPURT_ERROR(kModelInvalid, "ConvTranspose: unknown auto_pad '%s'", s.c_str());
-  }
-  return Status::Ok();
-}
-
-// Ints attribute of `count` values in [min_value, kMaxExtent]; absent or empty takes `fallback`.
-Status ReadSpatialInts(const Attributes& attrs, const char* name, size_t count, int64_t fallback,
-                       int64_t min_value, std::vector<int64_t>* out) {
-  NPURT_RETURN_IF_ERROR(attrs.GetInts(name, {}, out));
-  if (out->empty()) {
-    out->assign(count, fallback);
-    return Status::Ok();
-  }
-  NPURT_CHECK_OR_RETURN(out->size() == count, kModelInvalid, "ConvTranspose: %s has %zu values, expected %zu", name,
-                        out->size(), count);
-  for (int64_t v : *out) {
-    NPURT_CHECK_OR_RETURN(v >= min_value && v <= kMaxExtent, kModelInvalid,
-                          "ConvTranspose: %s value %" PRId64 " out of range", name, v);
-  }
-  return Status::Ok();
-}
 
 // Validates the node and computes the kernel params and the output shape (shared by infer and prepare).
 Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor* w, const Tensor* b,
@@ -106,10 +66,10 @@ Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor*
                             ShapeToString(w->shape).c_str());
     }
   }
-  NPURT_RETURN_IF_ERROR(ReadSpatialInts(attrs, "strides", spatial, 1, 1, &strides));
-  NPURT_RETURN_IF_ERROR(ReadSpatialInts(attrs, "dilations", spatial, 1, 1, &dilations));
-  NPURT_RETURN_IF_ERROR(ReadSpatialInts(attrs, "pads", 2 * spatial, 0, 0, &pads));
-  NPURT_RETURN_IF_ERROR(ReadSpatialInts(attrs, "output_padding", spatial, 0, 0, &output_padding));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts("ConvTranspose", attrs, "strides", spatial, 1, 1, &strides));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts("ConvTranspose", attrs, "dilations", spatial, 1, 1, &dilations));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts("ConvTranspose", attrs, "pads", 2 * spatial, 0, 0, &pads));
+  NPURT_RETURN_IF_ERROR(ReadSpatialInts("ConvTranspose", attrs, "output_padding", spatial, 0, 0, &output_padding));
   NPURT_RETURN_IF_ERROR(attrs.GetInts("output_shape", {}, &output_shape));
   if (output_shape.size() == spatial + 2) output_shape.erase(output_shape.begin(), output_shape.begin() + 2);
   NPURT_CHECK_OR_RETURN(output_shape.empty() || output_shape.size() == spatial, kModelInvalid,
@@ -119,7 +79,7 @@ Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor*
                           "ConvTranspose: output_shape value %" PRId64 " out of range", v);
   }
   AutoPad auto_pad = AutoPad::kNotSet;
-  NPURT_RETURN_IF_ERROR(ParseAutoPad(attrs, &auto_pad));
+  NPURT_RETURN_IF_ERROR(ParseAutoPad("ConvTranspose", attrs, &auto_pad));
 
   p->batch = x->shape[0];
   p->in_channels = channels;

@@ -3,57 +3,18 @@
 // GlobalMaxPool. MaxPool's optional Indices output is not supported;
 // storage_order only concerns Indices and is ignored.
 #include <cinttypes>
-#include <string>
 #include <vector>
 
 #include "runtime/kernels/ref/pooling.h"
 #include "runtime/ops/op.h"
+#include "runtime/ops/window_attributes.h"
 
 namespace npurt {
 namespace {
 
-// Bound on spatial dims and on every window attribute, so index math cannot overflow.
-constexpr int64_t kMaxExtent = int64_t{1} << 30;
-
 struct PoolState : OpState {
   PoolParams params;
 };
-
-enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
-
-Status ParseAutoPad(const char* op, const Attributes& attrs, AutoPad* out) {
-  std::string s;
-  NPURT_RETURN_IF_ERROR(attrs.GetString("auto_pad", "NOTSET", &s));
-  if (s == "NOTSET" || s.empty()) {
-    *out = AutoPad::kNotSet;
-  } else if (s == "SAME_UPPER") {
-    *out = AutoPad::kSameUpper;
-  } else if (s == "SAME_LOWER") {
-    *out = AutoPad::kSameLower;
-  } else if (s == "VALID") {
-    *out = AutoPad::kValid;
-  } else {
-    return NPURT_ERROR(kModelInvalid, "%s: unknown auto_pad '%s'", op, s.c_str());
-  }
-  return Status::Ok();
-}
-
-// Ints attribute of `count` values in [min_value, kMaxExtent]; absent or empty takes `fallback`.
-Status ReadSpatialInts(const char* op, const Attributes& attrs, const char* name, size_t count, int64_t fallback,
-                       int64_t min_value, std::vector<int64_t>* out) {
-  NPURT_RETURN_IF_ERROR(attrs.GetInts(name, {}, out));
-  if (out->empty()) {
-    out->assign(count, fallback);
-    return Status::Ok();
-  }
-  NPURT_CHECK_OR_RETURN(out->size() == count, kModelInvalid, "%s: %s has %zu values, expected %zu", op, name,
-                        out->size(), count);
-  for (int64_t v : *out) {
-    NPURT_CHECK_OR_RETURN(v >= min_value && v <= kMaxExtent, kModelInvalid, "%s: %s value %" PRId64 " out of range",
-                          op, name, v);
-  }
-  return Status::Ok();
-}
 
 Status ReadFlag(const char* op, const Attributes& attrs, const char* name, bool* out) {
   int64_t v = 0;
@@ -110,12 +71,7 @@ Status PlanPool(const char* op, PoolKind kind, const Attributes& attrs, const Te
     const int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
     int64_t pad_begin = 0, pad_end = 0, out = 0;
     if (auto_pad == AutoPad::kSameUpper || auto_pad == AutoPad::kSameLower) {
-      out = (in + s - 1) / s;
-      int64_t total = (out - 1) * s + extent - in;
-      if (total < 0) total = 0;
-      // The odd pixel goes to the end for SAME_UPPER, to the beginning for SAME_LOWER.
-      pad_begin = auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
-      pad_end = total - pad_begin;
+      SamePadding(auto_pad, in, s, extent, &out, &pad_begin, &pad_end);
     } else {
       if (auto_pad == AutoPad::kNotSet) {
         pad_begin = pads[i];

@@ -92,13 +92,29 @@ TEST_F(IoTest, LargerInputBufferIsAccepted) {
 TEST_F(IoTest, BadTypeOrFormatIsInputInvalid) {
   std::vector<float> x = InputNchwF32();
   const uint32_t size = static_cast<uint32_t>(x.size() * sizeof(float));
-  for (int type : {static_cast<int>(RKNN_TENSOR_TYPE_MAX), 99, -1}) {
+  // Values inside the enums' value ranges (so this C++ code stays defined) but not types/formats.
+  for (int type : {static_cast<int>(RKNN_TENSOR_TYPE_MAX), 13, 15}) {
     rknn_input in = MakeInput(x.data(), size, static_cast<rknn_tensor_type>(type), RKNN_TENSOR_NCHW);
     EXPECT_EQ(rknn_inputs_set(ctx(), 1, &in), RKNN_ERR_INPUT_INVALID) << "type " << type;
   }
-  for (int fmt : {static_cast<int>(RKNN_TENSOR_FORMAT_MAX), 42, -1}) {
+  for (int fmt : {static_cast<int>(RKNN_TENSOR_FORMAT_MAX), 5, 7}) {
     rknn_input in = MakeInput(x.data(), size, RKNN_TENSOR_FLOAT32, static_cast<rknn_tensor_format>(fmt));
     EXPECT_EQ(rknn_inputs_set(ctx(), 1, &in), RKNN_ERR_INPUT_INVALID) << "fmt " << fmt;
+  }
+}
+
+TEST_F(IoTest, ArbitraryIntsInEnumFieldsFromCAreInputInvalid) {
+  // A C caller may store any int in the enum fields (C enums are ints); write
+  // them as raw bytes, exactly as a C program's struct would hold them.
+  std::vector<float> x = InputNchwF32();
+  const uint32_t size = static_cast<uint32_t>(x.size() * sizeof(float));
+  for (int32_t raw : {99, -1, 0x7fffffff}) {
+    rknn_input in = MakeInput(x.data(), size, RKNN_TENSOR_FLOAT32, RKNN_TENSOR_NCHW);
+    std::memcpy(&in.type, &raw, sizeof(raw));
+    EXPECT_EQ(rknn_inputs_set(ctx(), 1, &in), RKNN_ERR_INPUT_INVALID) << "type " << raw;
+    in = MakeInput(x.data(), size, RKNN_TENSOR_FLOAT32, RKNN_TENSOR_NCHW);
+    std::memcpy(&in.fmt, &raw, sizeof(raw));
+    EXPECT_EQ(rknn_inputs_set(ctx(), 1, &in), RKNN_ERR_INPUT_INVALID) << "fmt " << raw;
   }
 }
 

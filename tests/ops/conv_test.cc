@@ -4,24 +4,16 @@
 #include <string>
 #include <vector>
 
+#include "tests/ops/conv_test_util.h"
 #include "tests/ops/op_runner.h"
 
 namespace npurt {
 namespace {
 
+using testing::ExpectAllNear;
+using testing::Geometry;
 using testing::OpRunner;
-
-// Small integers times 1/4: every product and sum below is exact in float.
-std::vector<float> Ramp(int64_t n, int mod = 7, int seed = 0) {
-  std::vector<float> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(((i * 5 + seed) % mod) - mod / 2) * 0.25f;
-  return v;
-}
-
-struct Geometry {
-  std::vector<int64_t> strides, dilations, pads_begin;
-  int64_t group = 1;
-};
+using testing::Ramp;
 
 // Independent N-d gather-form convolution: one multi-index walk per output.
 std::vector<float> NaiveConv(const Shape& xs, const std::vector<float>& x, const Shape& ws, const std::vector<float>& w,
@@ -59,11 +51,6 @@ std::vector<float> NaiveConv(const Shape& xs, const std::vector<float>& x, const
     }
   }
   return y;
-}
-
-void ExpectAllNear(const std::vector<float>& got, const std::vector<float>& want, float tol = 1e-5f) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
 }
 
 TEST(ConvOp, Simple2dHandComputed) {

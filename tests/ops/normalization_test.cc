@@ -7,12 +7,8 @@
 namespace npurt {
 namespace {
 
+using testing::ExpectAllNear;
 using testing::OpRunner;
-
-void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, float tol) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
-}
 
 void AddBatchNormParams(OpRunner* op, const std::vector<float>& scale, const std::vector<float>& bias,
                         const std::vector<float>& mean, const std::vector<float>& var) {
@@ -31,7 +27,7 @@ TEST(BatchNormOp, Nchw) {
   AddBatchNormParams(&op, {3, -1}, {1, 0}, {1, -1}, {4, 1});
   ASSERT_TRUE(op.Run().ok());
   EXPECT_EQ(op.OutputShape(), (Shape{2, 2, 1, 2}));
-  ExpectNear(op.FloatOutput(), {1, 4, -1, -2, 7, -2, -3, 1}, 1e-6f);
+  ExpectAllNear(op.FloatOutput(), {1, 4, -1, -2, 7, -2, -3, 1}, 1e-6f);
 }
 
 TEST(BatchNormOp, Rank2AndDefaultEpsilon) {
@@ -42,7 +38,7 @@ TEST(BatchNormOp, Rank2AndDefaultEpsilon) {
   // var + 1e-5 in the denominator; channel 1 has var 0.
   const float s1 = 1.0f / std::sqrt(1e-5f);
   const float s0 = 1.0f / std::sqrt(1.0f + 1e-5f), s2 = 2.0f / std::sqrt(4.0f + 1e-5f);
-  ExpectNear(op.FloatOutput(), {0, 0, 0, 3 * s0, 3 * s1, 3 * s2}, 1e-4f);
+  ExpectAllNear(op.FloatOutput(), {0, 0, 0, 3 * s0, 3 * s1, 3 * s2}, 1e-4f);
 }
 
 TEST(BatchNormOp, Rank3) {
@@ -51,7 +47,7 @@ TEST(BatchNormOp, Rank3) {
   op.AddFloatInput({1, 2, 3}, {1, 2, 3, 4, 5, 6});
   AddBatchNormParams(&op, {1, 0.5f}, {10, 20}, {2, 5}, {1, 1});
   ASSERT_TRUE(op.Run().ok());
-  ExpectNear(op.FloatOutput(), {9, 10, 11, 19.5f, 20, 20.5f}, 1e-6f);
+  ExpectAllNear(op.FloatOutput(), {9, 10, 11, 19.5f, 20, 20.5f}, 1e-6f);
 }
 
 TEST(BatchNormOp, RejectsBadModels) {
@@ -140,7 +136,7 @@ TEST(LayerNormOp, LastAxisWithoutBias) {
   // Row 0: mean 2, var 2/3 -> +-sqrt(3/2); row 1: mean 1, var 8 -> (-2, -2, 4) / sqrt(8).
   const float a = std::sqrt(1.5f) * std::sqrt((2.0f / 3) / (2.0f / 3 + 1e-5f));
   const float b = 1.0f / std::sqrt(8.0f + 1e-5f);
-  ExpectNear(op.FloatOutput(), {-a, 0, a, -2 * b, -2 * b, 4 * b}, 1e-5f);
+  ExpectAllNear(op.FloatOutput(), {-a, 0, a, -2 * b, -2 * b, 4 * b}, 1e-5f);
 }
 
 TEST(LayerNormOp, AxisOneWithScaleAndBias) {
@@ -153,7 +149,7 @@ TEST(LayerNormOp, AxisOneWithScaleAndBias) {
   op.AddFloatInput({2, 2}, scale, true);
   op.AddFloatInput({2, 2}, bias, true);
   ASSERT_TRUE(op.Run().ok());
-  ExpectNear(op.FloatOutput(), NaiveLayerNorm(x, 4, scale, bias, 1e-3), 1e-5f);
+  ExpectAllNear(op.FloatOutput(), NaiveLayerNorm(x, 4, scale, bias, 1e-3), 1e-5f);
 }
 
 TEST(LayerNormOp, NegativeAxisSingleValueScaleLeadingOnesBias) {
@@ -164,7 +160,7 @@ TEST(LayerNormOp, NegativeAxisSingleValueScaleLeadingOnesBias) {
   op.AddFloatInput({1}, {2}, true);
   op.AddFloatInput({1, 2, 3}, {0, 0, 0, 1, 1, 1}, true);
   ASSERT_TRUE(op.Run().ok());
-  ExpectNear(op.FloatOutput(), NaiveLayerNorm(x, 6, {2}, {0, 0, 0, 1, 1, 1}, 1e-5), 1e-5f);
+  ExpectAllNear(op.FloatOutput(), NaiveLayerNorm(x, 6, {2}, {0, 0, 0, 1, 1, 1}, 1e-5), 1e-5f);
 }
 
 TEST(LayerNormOp, AbsentBiasInput) {
@@ -174,7 +170,7 @@ TEST(LayerNormOp, AbsentBiasInput) {
   op.AddAbsentInput();
   op.attrs().SetFloat("epsilon", 0.0f);
   ASSERT_TRUE(op.Run().ok());
-  ExpectNear(op.FloatOutput(), {-1, 2}, 1e-6f);
+  ExpectAllNear(op.FloatOutput(), {-1, 2}, 1e-6f);
 }
 
 TEST(LayerNormOp, RejectsBadModels) {

@@ -3,6 +3,8 @@
 // outputs back as vectors.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -100,6 +102,12 @@ class OpRunner {
   std::vector<std::vector<uint8_t>> storage_;
   OpNode node_;
 };
+
+// Same size, then every element within `tol` (reported by index).
+inline void ExpectAllNear(const std::vector<float>& got, const std::vector<float>& want, float tol = 1e-5f) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
+}
 
 }  // namespace testing
 }  // namespace npurt

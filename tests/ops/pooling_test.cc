@@ -9,17 +9,13 @@
 namespace npurt {
 namespace {
 
+using testing::ExpectAllNear;
 using testing::OpRunner;
 
 std::vector<float> Ramp(int64_t n, int mod = 11, int seed = 0) {
   std::vector<float> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(((i * 7 + seed) % mod) - mod / 2) * 0.5f;
   return v;
-}
-
-void ExpectAllNear(const std::vector<float>& got, const std::vector<float>& want, float tol = 1e-5f) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
 }
 
 struct Window {

@@ -9,12 +9,8 @@
 namespace npurt {
 namespace {
 
+using testing::ExpectAllNear;
 using testing::OpRunner;
-
-void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, float tol) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
-}
 
 // Naive reduction: every input element is added (or maxed) into the output
 // element found by dropping its reduced coordinates.
@@ -151,7 +147,7 @@ TEST(ReduceOp, MatchesNaiveOnRank5WithUnitDims) {
       op.AddFloatInput(shape, x);
       ASSERT_TRUE(op.Run().ok()) << name;
       SCOPED_TRACE(std::string(name) + " axes[0]=" + std::to_string(axes[0]) + " n=" + std::to_string(axes.size()));
-      ExpectNear(op.FloatOutput(), NaiveReduce(name, shape, x, reduced), 1e-5f);
+      ExpectAllNear(op.FloatOutput(), NaiveReduce(name, shape, x, reduced), 1e-5f);
     }
   }
 }

@@ -7,12 +7,8 @@
 namespace npurt {
 namespace {
 
+using testing::ExpectAllNear;
 using testing::OpRunner;
-
-void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, float tol) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
-}
 
 // Softmax of `n` elements of `x` starting at `base`, `stride` apart, in double.
 void NaiveSoftmax(const std::vector<float>& x, size_t base, size_t n, size_t stride, std::vector<float>* y) {
@@ -28,14 +24,14 @@ TEST(SoftmaxOp, DefaultIsLastAxis) {
   op.AddFloatInput({2, 3}, {1, 2, 3, 0, 0, 0});
   ASSERT_TRUE(op.Run().ok());
   EXPECT_EQ(op.OutputShape(), (Shape{2, 3}));
-  ExpectNear(op.FloatOutput(), {0.090030573f, 0.244728471f, 0.665240956f, 1 / 3.0f, 1 / 3.0f, 1 / 3.0f}, 1e-7f);
+  ExpectAllNear(op.FloatOutput(), {0.090030573f, 0.244728471f, 0.665240956f, 1 / 3.0f, 1 / 3.0f, 1 / 3.0f}, 1e-7f);
 }
 
 TEST(SoftmaxOp, LargeInputsDoNotOverflow) {
   OpRunner op("Softmax");
   op.AddFloatInput({3}, {1000, 1001, -1000});
   ASSERT_TRUE(op.Run().ok());
-  ExpectNear(op.FloatOutput(), {0.268941421f, 0.731058579f, 0.0f}, 1e-7f);
+  ExpectAllNear(op.FloatOutput(), {0.268941421f, 0.731058579f, 0.0f}, 1e-7f);
 }
 
 TEST(SoftmaxOp, Opset13MiddleAxisIsStrided) {
@@ -48,7 +44,7 @@ TEST(SoftmaxOp, Opset13MiddleAxisIsStrided) {
   for (size_t o = 0; o < 2; ++o) {
     for (size_t i = 0; i < 2; ++i) NaiveSoftmax(kX12, o * 6 + i, 3, 2, &want);
   }
-  ExpectNear(op.FloatOutput(), want, 1e-6f);
+  ExpectAllNear(op.FloatOutput(), want, 1e-6f);
 }
 
 TEST(SoftmaxOp, Opset13NegativeAxisZero) {
@@ -58,7 +54,7 @@ TEST(SoftmaxOp, Opset13NegativeAxisZero) {
   ASSERT_TRUE(op.Run().ok());
   std::vector<float> want(12);
   for (size_t i = 0; i < 6; ++i) NaiveSoftmax(kX12, i, 2, 6, &want);
-  ExpectNear(op.FloatOutput(), want, 1e-6f);
+  ExpectAllNear(op.FloatOutput(), want, 1e-6f);
 }
 
 TEST(SoftmaxOp, Opset11CoercesTo2dAtDefaultAxis) {
@@ -70,7 +66,7 @@ TEST(SoftmaxOp, Opset11CoercesTo2dAtDefaultAxis) {
   std::vector<float> want(12);
   NaiveSoftmax(kX12, 0, 6, 1, &want);
   NaiveSoftmax(kX12, 6, 6, 1, &want);
-  ExpectNear(op.FloatOutput(), want, 1e-6f);
+  ExpectAllNear(op.FloatOutput(), want, 1e-6f);
 }
 
 TEST(SoftmaxOp, Opset12LastAxisMatchesOpset13) {
@@ -81,7 +77,7 @@ TEST(SoftmaxOp, Opset12LastAxisMatchesOpset13) {
   ASSERT_TRUE(op.Run().ok());
   std::vector<float> want(12);
   for (size_t r = 0; r < 6; ++r) NaiveSoftmax(kX12, r * 2, 2, 1, &want);
-  ExpectNear(op.FloatOutput(), want, 1e-6f);
+  ExpectAllNear(op.FloatOutput(), want, 1e-6f);
 }
 
 TEST(SoftmaxOp, Opset1AxisZeroIsWholeTensor) {
@@ -90,7 +86,7 @@ TEST(SoftmaxOp, Opset1AxisZeroIsWholeTensor) {
   op.attrs().SetInt("axis", 0);
   op.AddFloatInput({2, 2}, {0, 0, 0, 0});
   ASSERT_TRUE(op.Run().ok());
-  ExpectNear(op.FloatOutput(), {0.25f, 0.25f, 0.25f, 0.25f}, 1e-7f);
+  ExpectAllNear(op.FloatOutput(), {0.25f, 0.25f, 0.25f, 0.25f}, 1e-7f);
 }
 
 TEST(SoftmaxOp, RejectsBadAxisRankTypeOpset) {

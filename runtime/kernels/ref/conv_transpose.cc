@@ -2,20 +2,9 @@
 
 #include <algorithm>
 
+#include "runtime/kernels/ref/window.h"
+
 namespace npurt {
-namespace {
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }
-
-// The i in [0, count) with 0 <= i * stride + offset < limit, as [*lo, *hi).
-void ValidRange(int64_t count, int64_t stride, int64_t offset, int64_t limit, int64_t* lo, int64_t* hi) {
-  *lo = std::max<int64_t>(0, CeilDiv(-offset, stride));
-  *hi = std::min<int64_t>(count, FloorDiv(limit - 1 - offset, stride) + 1);
-  if (*hi < *lo) *hi = *lo;
-}
-
-}  // namespace
 
 void f32_conv_transpose__ref(const ConvTransposeParams& p, const float* input, const float* weights,
                              const float* bias, float* output) {
