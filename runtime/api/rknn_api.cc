@@ -151,6 +151,23 @@ void LogModelInfo(const Model& m) {
 
 bool ValidFormat(int fmt) { return fmt >= RKNN_TENSOR_NCHW && fmt < RKNN_TENSOR_FORMAT_MAX; }
 
+// A C caller may store any int in an enum field; reading it as the C++ enum
+// type would be undefined behaviour, so enum values are read as raw integers.
+template <typename Enum>
+int32_t RawEnum(const Enum& value) {
+  static_assert(sizeof(Enum) == sizeof(int32_t), "RKNN enums are 4 bytes");
+  int32_t raw;
+  std::memcpy(&raw, &value, sizeof(raw));
+  return raw;
+}
+
+// rknn_set_core_mask / rknn_set_batch_core_num exist on the multi-core NPUs only.
+int NpuCoreCount(const std::string& platform) {
+  if (platform == "rk3588") return 3;
+  if (platform == "rk3576") return 2;
+  return 1;
+}
+
 }  // namespace
 }  // namespace npurt
 
@@ -225,17 +242,18 @@ int rknn_query(rknn_context context, rknn_query_cmd cmd, void* info, uint32_t si
     std::lock_guard<std::mutex> lock(e->context->mutex());
     Context& ctx = *e->context;
     const Model& m = ctx.model();
+    const int32_t raw_cmd = RawEnum(cmd);
     auto too_small = [&](size_t need) {
       return size < need ? Fail("rknn_query", NPURT_ERROR(kParamInvalid, "query %d: info size %u, expected %zu",
-                                                          static_cast<int>(cmd), size, need))
+                                                          raw_cmd, size, need))
                          : RKNN_SUCC;
     };
     const bool info_only = ctx.options().model_info_only;
-    if (info_only && cmd != RKNN_QUERY_MEM_SIZE) {
+    if (info_only && raw_cmd != RKNN_QUERY_MEM_SIZE) {
       return Fail("rknn_query", StatusCode::kCtxInvalid,
                   "a RKNN_FLAG_COLLECT_MODEL_INFO_ONLY context answers RKNN_QUERY_MEM_SIZE only");
     }
-    switch (cmd) {
+    switch (raw_cmd) {
       case RKNN_QUERY_IN_OUT_NUM: {
         if (int r = too_small(sizeof(rknn_input_output_num))) return r;
         auto* num = static_cast<rknn_input_output_num*>(info);
@@ -303,7 +321,7 @@ int rknn_query(rknn_context context, rknn_query_cmd cmd, void* info, uint32_t si
         return Fail("rknn_query", StatusCode::kParamInvalid,
                     "RKNN_QUERY_DEVICE_MEM_INFO exists only on RV1106/RV1103-class platforms");
       default:
-        return Fail("rknn_query", NPURT_ERROR(kParamInvalid, "unknown query command %d", static_cast<int>(cmd)));
+        return Fail("rknn_query", NPURT_ERROR(kParamInvalid, "unknown query command %d", raw_cmd));
     }
   });
 }
@@ -323,20 +341,19 @@ int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[]
     for (uint32_t i = 0; i < n_inputs; ++i) {
       const rknn_input& in = inputs[i];
       if (in.buf == nullptr) return Fail("rknn_inputs_set", NPURT_ERROR(kParamInvalid, "inputs[%u].buf is NULL", i));
-      if (!IsValidDataType(static_cast<int>(in.type))) {
-        return Fail("rknn_inputs_set", NPURT_ERROR(kInputInvalid, "inputs[%u].type %d is not a tensor type", i,
-                                                   static_cast<int>(in.type)));
+      const int32_t type = RawEnum(in.type), fmt = RawEnum(in.fmt);
+      if (!IsValidDataType(type)) {
+        return Fail("rknn_inputs_set", NPURT_ERROR(kInputInvalid, "inputs[%u].type %d is not a tensor type", i, type));
       }
-      if (!ValidFormat(static_cast<int>(in.fmt))) {
-        return Fail("rknn_inputs_set", NPURT_ERROR(kInputInvalid, "inputs[%u].fmt %d is not a tensor format", i,
-                                                   static_cast<int>(in.fmt)));
+      if (!ValidFormat(fmt)) {
+        return Fail("rknn_inputs_set", NPURT_ERROR(kInputInvalid, "inputs[%u].fmt %d is not a tensor format", i, fmt));
       }
       args[i].index = in.index;
       args[i].pass_through = in.pass_through != 0;
       args[i].buffer.data = in.buf;
       args[i].buffer.size = in.size;
-      args[i].buffer.dtype = static_cast<DataType>(in.type);
-      args[i].buffer.fmt = static_cast<Layout>(in.fmt);
+      args[i].buffer.dtype = static_cast<DataType>(type);
+      args[i].buffer.fmt = static_cast<Layout>(fmt);
     }
     Status s = e->context->SetInputs(args);
     return s.ok() ? RKNN_SUCC : Fail("rknn_inputs_set", s);
@@ -347,8 +364,16 @@ int rknn_set_batch_core_num(rknn_context context, int core_num) {
   return Guard("rknn_set_batch_core_num", [&]() -> int {
     auto e = Lookup("rknn_set_batch_core_num", context);
     if (!e) return RKNN_ERR_CTX_INVALID;
-    if (core_num < 1 || core_num > 3) {
-      return Fail("rknn_set_batch_core_num", NPURT_ERROR(kParamInvalid, "core_num %d is not in 1..3", core_num));
+    const std::string& platform = e->context->model().target_platform();
+    const int cores = NpuCoreCount(platform);
+    if (cores == 1) {
+      return Fail("rknn_set_batch_core_num",
+                  NPURT_ERROR(kFail, "not supported on %s (a single-core NPU); only rk3588 and rk3576 have it",
+                              platform.c_str()));
+    }
+    if (core_num < 1 || core_num > cores) {
+      return Fail("rknn_set_batch_core_num",
+                  NPURT_ERROR(kParamInvalid, "core_num %d is not in 1..%d for %s", core_num, cores, platform.c_str()));
     }
     return RKNN_SUCC;
   });
@@ -358,15 +383,25 @@ int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask) {
   return Guard("rknn_set_core_mask", [&]() -> int {
     auto e = Lookup("rknn_set_core_mask", context);
     if (!e) return RKNN_ERR_CTX_INVALID;
-    switch (core_mask) {
-      case RKNN_NPU_CORE_AUTO: case RKNN_NPU_CORE_0: case RKNN_NPU_CORE_1: case RKNN_NPU_CORE_2:
-      case RKNN_NPU_CORE_0_1: case RKNN_NPU_CORE_0_1_2: case RKNN_NPU_CORE_ALL: break;
-      default:
-        return Fail("rknn_set_core_mask", NPURT_ERROR(kParamInvalid, "core mask 0x%x is not a valid mask",
-                                                      static_cast<unsigned>(core_mask)));
+    const std::string& platform = e->context->model().target_platform();
+    const int cores = NpuCoreCount(platform);
+    const int32_t mask = RawEnum(core_mask);
+    if (cores == 1) {
+      return Fail("rknn_set_core_mask",
+                  NPURT_ERROR(kFail, "not supported on %s (a single-core NPU); only rk3588 and rk3576 have it",
+                              platform.c_str()));
+    }
+    const bool valid = mask == RKNN_NPU_CORE_AUTO || mask == RKNN_NPU_CORE_ALL ||
+                       (mask > 0 && mask < (1 << cores) && (mask == RKNN_NPU_CORE_0 || mask == RKNN_NPU_CORE_1 ||
+                                                            mask == RKNN_NPU_CORE_2 || mask == RKNN_NPU_CORE_0_1 ||
+                                                            mask == RKNN_NPU_CORE_0_1_2));
+    if (!valid) {
+      return Fail("rknn_set_core_mask",
+                  NPURT_ERROR(kParamInvalid, "core mask 0x%x is not valid on %s (%d cores)",
+                              static_cast<unsigned>(mask), platform.c_str(), cores));
     }
     std::lock_guard<std::mutex> lock(e->context->mutex());
-    e->core_mask = static_cast<uint32_t>(core_mask);
+    e->core_mask = static_cast<uint32_t>(mask);
     return RKNN_SUCC;
   });
 }
@@ -388,10 +423,8 @@ int rknn_wait(rknn_context context, rknn_run_extend* extend) {
   return Guard("rknn_wait", [&]() -> int {
     auto e = Lookup("rknn_wait", context);
     if (!e) return RKNN_ERR_CTX_INVALID;
-    // rknn_run always completes before returning, so there is never anything to wait for.
-    std::lock_guard<std::mutex> lock(e->context->mutex());
-    if (extend != nullptr) extend->frame_id = e->frame_id;
-    return RKNN_SUCC;
+    // Like librknnrt 2.3.2 (rknn_wait is unsupported on every platform): rknn_run always blocks.
+    return Fail("rknn_wait", StatusCode::kFail, "not supported by RKNN runtime 2.3.2; rknn_run blocks until done");
   });
 }
 

@@ -91,8 +91,10 @@ TEST(ModelLoader, RejectsWritingAConstant) {
 
 TEST(ModelLoader, RejectsUnknownOpType) {
   ExpectInvalid(Mutated([](fb::Model* m) {
+                  // "Relu" -> "Xelu": a FlatBuffers string is a length word followed by its bytes.
                   auto* type = m->mutable_ops()->GetMutableObject(1)->mutable_type();
-                  type->data()[0] = 'X';  // "Relu" -> "Xelu"
+                  const char x = 'X';
+                  std::memcpy(reinterpret_cast<uint8_t*>(type) + sizeof(flatbuffers::uoffset_t), &x, 1);
                 }),
                 "does not support");
 }
