@@ -89,7 +89,11 @@ Status Context::Init() {
   }
   NPURT_RETURN_IF_ERROR(PrepareNodes(&nodes_));
   input_set_.assign(m.inputs().size(), false);
-  if (options_.collect_perf) profiler_ = std::make_unique<OpTimeProfiler>(nodes_.size());
+  if (LogEnabled(LogLevel::kLayer)) {
+    profiler_ = std::make_unique<LayerDebugProfiler>(nodes_.size());
+  } else if (options_.collect_perf) {
+    profiler_ = std::make_unique<OpTimeProfiler>(nodes_.size());
+  }
   return Status::Ok();
 }
 
@@ -140,8 +144,16 @@ Status Context::Run() {
   last_run_us_ = (NowNs() - start) / 1000;
   if (!s.ok()) return s;
   has_run_ = true;
-  if (profiler_) perf_detail_ = FormatPerfTable(nodes_, profiler_->elapsed_ns());
+  perf_detail_stale_ = true;
   return Status::Ok();
+}
+
+const std::string& Context::perf_detail() {
+  if (perf_detail_stale_ && profiler_ && has_run_) {
+    perf_detail_ = FormatPerfTable(nodes_, profiler_->elapsed_ns());
+    perf_detail_stale_ = false;
+  }
+  return perf_detail_;
 }
 
 uint64_t Context::OutputBytes(uint32_t index, bool want_float) const {

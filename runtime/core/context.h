@@ -63,8 +63,9 @@ class Context {
   MemorySizes memory_sizes() const;
   bool has_run() const { return has_run_; }
   int64_t last_run_us() const { return last_run_us_; }
-  // Valid after a run with collect_perf; empty otherwise.
-  const std::string& perf_detail() const { return perf_detail_; }
+  // The per-op table of the last run (collect_perf); formatted on request so
+  // that rknn_run itself allocates nothing.
+  const std::string& perf_detail();
   const ContextOptions& options() const { return options_; }
 
  private:
@@ -86,6 +87,7 @@ class Context {
   int64_t last_run_us_ = 0;
   std::unique_ptr<OpTimeProfiler> profiler_;
   std::string perf_detail_;
+  bool perf_detail_stale_ = true;
   std::set<void*> user_outputs_;
 };
 

@@ -3,6 +3,13 @@
 #include <cstdio>
 #include <ctime>
 
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/core/log.h"
+#include "runtime/core/npy.h"
+#include "runtime/kernels/ref/cast.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -15,6 +22,33 @@ int64_t NowNs() {
 
 void OpTimeProfiler::BeginOp(int index, const OpNode&) { begin_ns_[index] = NowNs(); }
 void OpTimeProfiler::EndOp(int index, const OpNode&) { elapsed_ns_[index] = NowNs() - begin_ns_[index]; }
+
+LayerDebugProfiler::LayerDebugProfiler(size_t num_ops)
+    : OpTimeProfiler(num_ops), dump_(LogEnabled(LogLevel::kDump)) {
+  const char* dir = std::getenv("RKNN_DUMP_DIR");
+  dump_dir_ = dir != nullptr && *dir != '\0' ? dir : ".";
+}
+
+void LayerDebugProfiler::EndOp(int index, const OpNode& node) {
+  OpTimeProfiler::EndOp(index, node);
+  NPURT_LOG(kLayer, "layer %d %s '%s': %.3f ms", index + 1, node.def->name, node.name.c_str(),
+            elapsed_ns()[index] / 1e6);
+  if (!dump_) return;
+  for (const Tensor* t : node.outputs) {
+    npy::NpyArray a;
+    a.dtype = DataType::kFloat32;
+    a.shape = t->shape;
+    a.data.resize(static_cast<size_t>(t->num_elements()) * sizeof(float));
+    cast__ref({t->dtype, DataType::kFloat32, static_cast<size_t>(t->num_elements())}, t->data, a.data.data());
+    std::string name = t->name;
+    for (char& c : name) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
+    }
+    const std::string path = dump_dir_ + "/" + std::to_string(index + 1) + "_" + name + ".npy";
+    const Status s = npy::WriteNpy(path, a);
+    if (!s.ok()) NPURT_LOG(kWarning, "layer dump: %s", s.message().c_str());
+  }
+}
 
 std::string FormatPerfTable(const std::vector<OpNode>& nodes, const std::vector<int64_t>& elapsed_ns) {
   std::string out;

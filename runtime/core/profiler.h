@@ -30,6 +30,19 @@ class OpTimeProfiler : public Profiler {
   std::vector<int64_t> elapsed_ns_;
 };
 
+// RKNN_LOG_LEVEL >= 4: logs each op's time as it finishes; >= 5 also writes
+// its outputs as <RKNN_DUMP_DIR or .>/<index>_<tensor>.npy (float32 values)
+// before the arena reuses their memory.
+class LayerDebugProfiler : public OpTimeProfiler {
+ public:
+  explicit LayerDebugProfiler(size_t num_ops);
+  void EndOp(int index, const OpNode& node) override;
+
+ private:
+  bool dump_;
+  std::string dump_dir_;
+};
+
 int64_t NowNs();
 
 // The per-op table returned by RKNN_QUERY_PERF_DETAIL and printed by `npurt run`.

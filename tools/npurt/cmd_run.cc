@@ -14,7 +14,7 @@
 #include "rknn_api.h"
 #include "runtime/core/profiler.h"
 #include "tools/npurt/commands.h"
-#include "tools/npurt/npy.h"
+#include "runtime/core/npy.h"
 
 namespace npurt {
 namespace cli {
@@ -111,8 +111,8 @@ int Run(const RunOptions& opt) {
       in.fmt = attr.fmt;
       std::printf("    (no input given: zeros)\n");
     } else if (EndsWith(opt.inputs[i], ".npy")) {
-      NpyArray a;
-      Status s = ReadNpy(opt.inputs[i], &a);
+      npy::NpyArray a;
+      Status s = npy::ReadNpy(opt.inputs[i], &a);
       if (!s.ok()) {
         std::fprintf(stderr, "npurt run: %s\n", s.message().c_str());
         rknn_destroy(ctx);
@@ -170,12 +170,12 @@ int Run(const RunOptions& opt) {
     for (uint32_t d = 0; d < attr.n_dims; ++d) non_unit += attr.dims[d] > 1;
     if (non_unit == 1 && attr.n_elems > 1) PrintTopK(data, attr.n_elems, opt.top_k);
     if (!opt.no_save) {
-      NpyArray a;
+      npy::NpyArray a;
       a.dtype = DataType::kFloat32;
       for (uint32_t d = 0; d < attr.n_dims; ++d) a.shape.push_back(attr.dims[d]);
       a.data.assign(static_cast<const uint8_t*>(outputs[i].buf), static_cast<const uint8_t*>(outputs[i].buf) + outputs[i].size);
       const std::string path = opt.output_dir + "/rt_output" + std::to_string(i) + ".npy";
-      Status s = WriteNpy(path, a);
+      Status s = npy::WriteNpy(path, a);
       if (!s.ok()) std::fprintf(stderr, "npurt run: %s\n", s.message().c_str());
       else std::printf("    saved %s\n", path.c_str());
     }

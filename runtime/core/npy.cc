@@ -1,4 +1,4 @@
-#include "tools/npurt/npy.h"
+#include "runtime/core/npy.h"
 
 #include <cstring>
 #include <fstream>
@@ -6,7 +6,7 @@
 #include <sstream>
 
 namespace npurt {
-namespace cli {
+namespace npy {
 namespace {
 
 struct DescrType {
@@ -110,5 +110,5 @@ Status WriteNpy(const std::string& path, const NpyArray& a) {
   return f ? Status::Ok() : NPURT_ERROR(kParamInvalid, "error writing '%s'", path.c_str());
 }
 
-}  // namespace cli
+}  // namespace npy
 }  // namespace npurt

@@ -1,4 +1,5 @@
-// Minimal .npy (NumPy format 1.0/2.0) reading and writing for the CLI:
+// Minimal .npy (NumPy format 1.0/2.0) reading and writing (CLI inputs/outputs,
+// per-layer dumps at RKNN_LOG_LEVEL=5):
 // little-endian numeric dtypes, C order.
 #pragma once
 
@@ -10,7 +11,7 @@
 #include "runtime/core/types.h"
 
 namespace npurt {
-namespace cli {
+namespace npy {
 
 struct NpyArray {
   DataType dtype = DataType::kFloat32;
@@ -21,5 +22,5 @@ struct NpyArray {
 Status ReadNpy(const std::string& path, NpyArray* out);
 Status WriteNpy(const std::string& path, const NpyArray& array);
 
-}  // namespace cli
+}  // namespace npy
 }  // namespace npurt
