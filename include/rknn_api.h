@@ -444,8 +444,9 @@ RKNN_API_EXPORT int rknn_dup_context(rknn_context* context_in, rknn_context* con
 RKNN_API_EXPORT int rknn_destroy(rknn_context context);
 
 /* Query model or runtime information. `info` points to the struct named in
- * rknn_query_cmd and `size` must be its sizeof; for per-tensor queries set
- * .index first. Returns RKNN_ERR_PARAM_INVALID on a size or index mismatch. */
+ * rknn_query_cmd and `size` its sizeof (a smaller size is rejected); for
+ * per-tensor queries set .index first. Returns RKNN_ERR_PARAM_INVALID on a
+ * too-small size or a bad index. */
 RKNN_API_EXPORT int rknn_query(rknn_context context, rknn_query_cmd cmd, void* info, uint32_t size);
 
 /* Copy (and convert) input data into the context. The input buffers remain
@@ -453,17 +454,21 @@ RKNN_API_EXPORT int rknn_query(rknn_context context, rknn_query_cmd cmd, void* i
  * error code. */
 RKNN_API_EXPORT int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[]);
 
-/* Spread a multi-batch model over core_num cores. Returns an error code. */
+/* Spread a multi-batch model over core_num cores. RK3588/RK3576 only
+ * (RKNN_ERR_FAIL on single-core NPUs). Returns an error code. */
 RKNN_API_EXPORT int rknn_set_batch_core_num(rknn_context context, int core_num);
 
-/* Select the NPU core(s) used by this context. Returns an error code. */
+/* Select the NPU core(s) used by this context. RK3588/RK3576 only
+ * (RKNN_ERR_FAIL on single-core NPUs; RK3576 has cores 0 and 1). Returns an
+ * error code. */
 RKNN_API_EXPORT int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask);
 
 /* Run inference on the current inputs. `extend` may be NULL (blocking).
  * Returns an error code. */
 RKNN_API_EXPORT int rknn_run(rknn_context context, rknn_run_extend* extend);
 
-/* Wait for a non-blocking run to finish. Returns an error code. */
+/* Wait for a non-blocking run to finish. Unsupported on every platform in
+ * 2.3.2 (rknn_run blocks): returns RKNN_ERR_FAIL. */
 RKNN_API_EXPORT int rknn_wait(rknn_context context, rknn_run_extend* extend);
 
 /* Fetch the outputs of the last run (blocks until it completes). The caller
