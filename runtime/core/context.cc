@@ -1,5 +1,7 @@
 #include "runtime/core/context.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -10,11 +12,17 @@
 namespace npurt {
 namespace {
 
-uint8_t* AlignedAlloc(uint64_t bytes) {
-  const uint64_t padded = (bytes + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, padded == 0 ? 64 : padded);
-  if (p != nullptr) std::memset(p, 0, padded == 0 ? 64 : padded);
-  return static_cast<uint8_t*>(p);
+// Arena and I/O buffers are anonymous mappings: page aligned, zero filled on
+// first touch, so a large plan costs address space, not resident memory,
+// until it is used.
+uint8_t* MapZeroed(uint64_t bytes) {
+  if (bytes == 0) bytes = 1;
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+}
+
+void Unmap(uint8_t* p, uint64_t bytes) {
+  if (p != nullptr) ::munmap(p, bytes == 0 ? 1 : bytes);
 }
 
 }  // namespace
@@ -23,9 +31,12 @@ Context::Context(std::shared_ptr<const Model> model, const ContextOptions& optio
     : model_(std::move(model)), options_(options) {}
 
 Context::~Context() {
-  std::free(arena_);
-  for (uint8_t* p : input_buffers_) std::free(p);
-  for (uint8_t* p : output_buffers_) std::free(p);
+  Unmap(arena_, model_->arena_size());
+  const Model& m = *model_;
+  for (size_t i = 0; i < input_buffers_.size(); ++i) Unmap(input_buffers_[i], m.tensors()[m.inputs()[i].tensor].size);
+  for (size_t i = 0; i < output_buffers_.size(); ++i) {
+    Unmap(output_buffers_[i], m.tensors()[m.outputs()[i].tensor].size);
+  }
   for (void* p : user_outputs_) std::free(p);
 }
 
@@ -43,7 +54,7 @@ Status Context::Duplicate(std::unique_ptr<Context>* out) const { return Create(m
 Status Context::Init() {
   const Model& m = *model_;
   if (options_.model_info_only) return Status::Ok();
-  arena_ = AlignedAlloc(m.arena_size());
+  arena_ = MapZeroed(m.arena_size());
   if (arena_ == nullptr) {
     return NPURT_ERROR(kMallocFail, "cannot allocate the %llu-byte arena",
                        static_cast<unsigned long long>(m.arena_size()));
@@ -67,7 +78,7 @@ Status Context::Init() {
       case Storage::kArena: t.data = arena_ + d.offset; break;
       case Storage::kInput:
       case Storage::kOutput: {
-        uint8_t* buf = AlignedAlloc(d.size);
+        uint8_t* buf = MapZeroed(d.size);
         if (buf == nullptr) return NPURT_ERROR(kMallocFail, "cannot allocate %llu bytes for '%s'",
                                                static_cast<unsigned long long>(d.size), d.name.c_str());
         (d.storage == Storage::kInput ? input_buffers_ : output_buffers_)[d.offset] = buf;

@@ -24,6 +24,13 @@ constexpr uint64_t kMaxArenaBytes = 16ull << 30;       // a sanity bound, far ab
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
 
+// The FlatBuffers verifier only checks that a vector's length word is 4-byte
+// aligned; a crafted file can place 8-byte elements off their alignment.
+// Builders never do, so such a file is rejected rather than read.
+bool ElementsAligned(const flatbuffers::Vector<int64_t>* v) {
+  return v == nullptr || reinterpret_cast<uintptr_t>(v->Data()) % alignof(int64_t) == 0;
+}
+
 Status MapFile(const char* path, uint8_t** bytes, size_t* size) {
   const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return NPURT_ERROR(kModelInvalid, "cannot open model file '%s': %s", path, std::strerror(errno));
@@ -54,6 +61,7 @@ Status DecodeAttributes(const flatbuffers::Vector<flatbuffers::Offset<fb::Attrib
       case fb::AttrType::FLOAT: attr.type = AttrType::kFloat; attr.f = a->f(); break;
       case fb::AttrType::INTS:
         attr.type = AttrType::kInts;
+        if (!ElementsAligned(a->ints())) return NPURT_ERROR(kModelInvalid, "attribute '%s' is misaligned", attr.name.c_str());
         if (a->ints()) attr.ints.assign(a->ints()->begin(), a->ints()->end());
         break;
       case fb::AttrType::FLOATS:
@@ -143,6 +151,7 @@ Status Model::Decode(const void* fb_model_ptr) {
     for (const fb::Tensor* t : *m->tensors()) {
       TensorDesc d;
       d.name = Str(t->name());
+      if (!ElementsAligned(t->shape())) return NPURT_ERROR(kModelInvalid, "tensor '%s' has a misaligned shape", d.name.c_str());
       if (t->shape()) d.shape.assign(t->shape()->begin(), t->shape()->end());
       const int dt = static_cast<int>(t->dtype());
       if (!IsValidDataType(dt)) return NPURT_ERROR(kModelInvalid, "tensor '%s' has unknown type %d", d.name.c_str(), dt);
@@ -205,6 +214,10 @@ Status Model::Verify() const {
       return NPURT_ERROR(kModelInvalid, "tensor '%s' records %llu bytes, its shape %s of %s needs %llu", name,
                          static_cast<unsigned long long>(t.size), ShapeToString(t.shape).c_str(),
                          DataTypeName(t.dtype), static_cast<unsigned long long>(bytes));
+    }
+    if (t.storage != Storage::kConstant && t.size > kMaxArenaBytes) {
+      return NPURT_ERROR(kModelInvalid, "tensor '%s' of %llu bytes is implausibly large", name,
+                         static_cast<unsigned long long>(t.size));
     }
     switch (t.storage) {
       case Storage::kConstant:
@@ -310,8 +323,10 @@ Status Model::Verify() const {
   for (const IoDesc& io : outputs_) {
     if (producer[io.tensor] < 0) return NPURT_ERROR(kModelInvalid, "output '%s' is never written", tensors_[io.tensor].name.c_str());
   }
-  // The plan must never place two simultaneously live arena tensors on the same bytes.
+  // The plan must never place two simultaneously live arena tensors on the same
+  // bytes, and never asks for more than all of them side by side.
   std::vector<PlannedBuffer> buffers;
+  uint64_t unshared = 0;
   for (int t = 0; t < num_tensors; ++t) {
     if (tensors_[t].storage != Storage::kArena || producer[t] < 0) continue;
     PlannedBuffer b;
@@ -320,6 +335,11 @@ Status Model::Verify() const {
     b.first_use = producer[t];
     b.last_use = last_use[t];
     buffers.push_back(b);
+    unshared += (b.size + 63) / 64 * 64;
+  }
+  if (arena_size_ > unshared) {
+    return NPURT_ERROR(kModelInvalid, "arena of %llu bytes is larger than all its %llu tensor bytes together",
+                       static_cast<unsigned long long>(arena_size_), static_cast<unsigned long long>(unshared));
   }
   std::string what;
   if (PlanHasOverlap(buffers, arena_size_, &what)) return NPURT_ERROR(kModelInvalid, "memory plan is invalid: %s", what.c_str());
