@@ -47,7 +47,12 @@ fuzz: setup
 	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 	$(FUZZ_DIR)/tests/npurt_make_test_models $(FUZZ_DIR)/seeds
 	$(FUZZ_DIR)/tests/fuzz/model_loader_fuzzer -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
-	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds tests/fuzz/regressions
+
+# ONNX conformance suite (libonnx-testdata): one line per failing model, one per suite.
+.PHONY: conformance
+conformance: build
+	$(BUILD_DIR)/tests/conformance/npurt_conformance
 
 install: build
 	cmake --install $(BUILD_DIR)
