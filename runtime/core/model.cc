@@ -28,7 +28,7 @@ std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::strin
 // aligned; a crafted file can place 8-byte elements off their alignment.
 // Builders never do, so such a file is rejected rather than read.
 bool ElementsAligned(const flatbuffers::Vector<int64_t>* v) {
-  return v == nullptr || reinterpret_cast<uintptr_t>(v->Data()) % alignof(int64_t) == 0;
+  return v == nullptr || v->size() == 0 || reinterpret_cast<uintptr_t>(v->Data()) % alignof(int64_t) == 0;
 }
 
 Status MapFile(const char* path, uint8_t** bytes, size_t* size) {

@@ -63,3 +63,23 @@ TEST(Emitter, RejectsUnknownPlatformAndOp) {
 
 }  // namespace
 }  // namespace npurt
+
+namespace npurt {
+namespace {
+
+// Scalars (rank 0) have an empty shape vector, which FlatBuffers need not align.
+TEST(Emitter, ScalarTensorsRoundTrip) {
+  compiler::Graph g;
+  const int x = g.AddTensor("x", {}, DataType::kFloat32);
+  g.AddInput(x);
+  const int two = g.AddFloatConstant("two", {}, {2.0f});
+  g.AddOutput(g.AddNode("Mul", {x, two}));
+  const auto file = testing::EmitOrDie(g);
+  std::shared_ptr<const Model> m;
+  const Status s = Model::Load(file.data(), file.size(), &m);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(m->tensors()[m->inputs()[0].tensor].shape.empty());
+}
+
+}  // namespace
+}  // namespace npurt
