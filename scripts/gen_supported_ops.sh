@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates docs/supported_ops.md from the op list (runtime/ops/ops.def via `npurt ops`).
+# Regenerates docs/supported_ops.md from the op lists (runtime/ops/ops.def and the
+# ONNX importer's converter table, compiler/onnx/converter_table.cc, via `npurt ops`).
 set -euo pipefail
 npurt_bin=${1:-build/tools/npurt/npurt}
 cd "$(dirname "$0")/.."
@@ -8,7 +9,10 @@ cd "$(dirname "$0")/.."
   echo "# Supported operators"
   echo
   echo "ONNX operators the runtime executes (float32 reference kernels), from \`runtime/ops/ops.def\`."
-  echo "Inputs and outputs give the accepted counts (optional inputs included)."
+  echo "Inputs and outputs give the accepted counts (optional inputs included). \`npurt convert\` maps each"
+  echo "of them one to one; the second table lists the ONNX operators it handles otherwise (from"
+  echo "\`compiler/onnx/converter_table.cc\`). Any other operator fails the conversion with its op type,"
+  echo "node name, opset and this list."
   echo
   "$npurt_bin" ops --markdown
 } > docs/supported_ops.md

@@ -9,6 +9,9 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev
   flatbuffers-compiler libflatbuffers-dev
   libcli11-dev nlohmann-json3-dev libstb-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler  # the ONNX importer
+  libyaml-cpp-dev                                # `npurt convert --config FILE.yml`
+  libonnx-testdata                               # ONNX operator conformance models
 )
 
 missing=()

@@ -67,6 +67,16 @@ class Graph {
 
   // Runs each node's shape function (the runtime's infer) in order.
   Status InferShapes();
+  // Runs the shape function of node `index` alone; its inputs must have shapes.
+  // Errors are prefixed with the node's name.
+  Status InferNodeShapes(size_t index);
+  // True when every present input of node `index` is a constant.
+  bool HasConstantInputs(size_t index) const;
+  // Evaluates node `index` with the runtime op (infer + prepare + eval on
+  // temporary buffers); its outputs become constants holding the result. The
+  // node itself stays in the graph: the caller removes it. Needs every present
+  // input to be a constant.
+  Status EvaluateNode(size_t index);
 
   std::vector<IrTensor>& tensors() { return tensors_; }
   const std::vector<IrTensor>& tensors() const { return tensors_; }

@@ -7,6 +7,7 @@ namespace npurt {
 namespace cli {
 
 // Each Add*Command registers its subcommand; the callback sets `*exit_code`.
+void AddConvertCommand(CLI::App& app, int* exit_code);
 void AddRunCommand(CLI::App& app, int* exit_code);
 void AddInfoCommand(CLI::App& app, int* exit_code);
 void AddOpsCommand(CLI::App& app, int* exit_code);

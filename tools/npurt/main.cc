@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "npurt 0.1.0 (RKNN API 2.3.2)");
   int exit_code = 0;
+  npurt::cli::AddConvertCommand(app, &exit_code);
   npurt::cli::AddRunCommand(app, &exit_code);
   npurt::cli::AddInfoCommand(app, &exit_code);
   npurt::cli::AddOpsCommand(app, &exit_code);

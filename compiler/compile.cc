@@ -1,0 +1,105 @@
+#include "compiler/compile.h"
+
+#include <cmath>
+
+#include "compiler/emit/target_platform.h"
+#include "compiler/onnx/onnx_importer.h"
+#include "compiler/passes/pass_pipeline.h"
+
+namespace npurt {
+namespace compiler {
+
+namespace {
+
+// Expands one --mean-values / --std-values list to the input's channel count
+// (a single value applies to every channel).
+Status PerChannel(const char* what, const IrTensor& t, const std::vector<float>& values, std::vector<float>* out) {
+  if (t.shape.size() != 4) {
+    return NPURT_ERROR(kParamInvalid, "%s given for input '%s' of shape %s; they apply to 4-D (image) inputs only",
+                       what, t.name.c_str(), ShapeToString(t.shape).c_str());
+  }
+  const size_t channels = static_cast<size_t>(t.shape[1]);
+  if (values.size() != channels && values.size() != 1) {
+    return NPURT_ERROR(kParamInvalid, "%s for input '%s': %zu values given, the input has %zu channels", what,
+                       t.name.c_str(), values.size(), channels);
+  }
+  for (float v : values) {
+    if (!std::isfinite(v)) return NPURT_ERROR(kParamInvalid, "%s for input '%s': value %g", what, t.name.c_str(), v);
+  }
+  out->assign(channels, values[0]);
+  if (values.size() == channels) *out = values;
+  return Status::Ok();
+}
+
+// mean/std/channel reorder of CompileOptions -> the graph inputs' IrInput records.
+Status ApplyInputPreprocessing(const CompileOptions& options, Graph* graph) {
+  const size_t n = graph->inputs().size();
+  const struct {
+    const char* what;
+    size_t count;
+  } lists[] = {{"mean values", options.mean_values.size()},
+               {"std values", options.std_values.size()},
+               {"channel reorder flags", options.reorder_channels.size()}};
+  for (const auto& l : lists) {
+    if (l.count > n) {
+      return NPURT_ERROR(kParamInvalid, "%s given for %zu inputs, the model has %zu", l.what, l.count, n);
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    IrInput& in = graph->inputs()[i];
+    const IrTensor& t = graph->tensors()[in.tensor];
+    if (i < options.mean_values.size() && !options.mean_values[i].empty()) {
+      NPURT_RETURN_IF_ERROR(PerChannel("mean values", t, options.mean_values[i], &in.mean));
+    }
+    if (i < options.std_values.size() && !options.std_values[i].empty()) {
+      NPURT_RETURN_IF_ERROR(PerChannel("std values", t, options.std_values[i], &in.std));
+      for (float s : in.std) {
+        if (s == 0.0f) return NPURT_ERROR(kParamInvalid, "std values for input '%s' contain 0", t.name.c_str());
+      }
+    }
+    if (i < options.reorder_channels.size() && options.reorder_channels[i]) {
+      if (t.shape.size() != 4) {
+        return NPURT_ERROR(kParamInvalid, "channel reorder given for input '%s' of shape %s; it applies to 4-D inputs",
+                           t.name.c_str(), ShapeToString(t.shape).c_str());
+      }
+      in.channel_order.clear();
+      for (int64_t c = t.shape[1]; c-- > 0;) in.channel_order.push_back(static_cast<int>(c));
+    }
+    if ((!in.mean.empty() || !in.std.empty() || !in.channel_order.empty()) && t.dtype != DataType::kFloat32) {
+      return NPURT_ERROR(kParamInvalid, "input '%s' has type %s; mean/std/reorder need a float input", t.name.c_str(),
+                         DataTypeName(t.dtype));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& options, Graph* graph) {
+  ImportOptions import;
+  import.input_shapes = options.input_shapes;
+  import.inputs = options.inputs;
+  import.outputs = options.outputs;
+  NPURT_RETURN_IF_ERROR(ImportOnnxFile(onnx_path, import, graph));
+  NPURT_RETURN_IF_ERROR(ApplyInputPreprocessing(options, graph));
+  NPURT_RETURN_IF_ERROR(RunPasses(PassOptions(), graph));
+  return graph->InferShapes();
+}
+
+Status CompileOnnxFile(const std::string& onnx_path, const CompileOptions& options, std::vector<uint8_t>* model) {
+  if (FindTargetPlatform(options.target_platform) == nullptr) {
+    std::string names;
+    for (const std::string& n : TargetPlatformNames()) names += (names.empty() ? "" : ", ") + n;
+    return NPURT_ERROR(kParamInvalid, "unknown target platform '%s' (known: %s)", options.target_platform.c_str(),
+                       names.c_str());
+  }
+  Graph graph;
+  NPURT_RETURN_IF_ERROR(ImportAndOptimize(onnx_path, options, &graph));
+  EmitOptions emit;
+  emit.target_platform = options.target_platform;
+  emit.custom_string = options.custom_string;
+  return EmitModel(graph, emit, model);
+}
+
+}  // namespace compiler
+}  // namespace npurt

@@ -1,0 +1,42 @@
+// The conversion pipeline behind `npurt convert` (and the Python toolkit
+// later): ONNX file -> import (with eager shape inference and constant
+// folding) -> graph passes -> shape inference -> emit the model file.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/emit/emitter.h"
+#include "compiler/ir/graph.h"
+#include "runtime/core/status.h"
+
+namespace npurt {
+namespace compiler {
+
+struct CompileOptions {
+  std::string target_platform = "rk3588";
+  // Fixes dynamic or named input dims: input name -> full shape.
+  std::map<std::string, Shape> input_shapes;
+  // Cut a subgraph: these tensors become the inputs / outputs (empty: the model's own).
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  // Per input (in model input order), one value per channel; empty: none.
+  std::vector<std::vector<float>> mean_values;
+  std::vector<std::vector<float>> std_values;
+  // Per input: reverse the channel order (RGB <-> BGR) in the runtime's input conversion.
+  std::vector<bool> reorder_channels;
+  std::string custom_string;
+};
+
+// Converts an ONNX model file into npurt model file bytes. Errors name the
+// problem (unsupported op with its type, name, opset and the supported list;
+// a dynamic dim without --input-shapes naming the input; a corrupt file).
+Status CompileOnnxFile(const std::string& onnx_path, const CompileOptions& options, std::vector<uint8_t>* model);
+
+// The same, stopping before emission (for `npurt info`-style inspection and tests).
+Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& options, Graph* graph);
+
+}  // namespace compiler
+}  // namespace npurt

@@ -1,0 +1,29 @@
+// Cast: attribute `to` (an ONNX TensorProto type code) becomes the int
+// attribute `dtype` holding the npurt DataType. DOUBLE maps to float32 (npurt
+// has no float64; double tensors are imported as float32 too). Before opset 6
+// `to` was the type's name as a string.
+#include "compiler/onnx/converter.h"
+
+namespace npurt {
+namespace compiler {
+namespace onnx_import {
+
+Status ConvertCast(NodeContext& ctx, std::vector<int>* outputs) {
+  const onnx::AttributeProto* to = ctx.FindAttribute("to");
+  if (to == nullptr) return ctx.Error("has no 'to' attribute");
+  int code = static_cast<int>(to->i());
+  if (to->type() == onnx::AttributeProto::STRING) {  // opset < 6: the type's name
+    onnx::TensorProto::DataType named;
+    if (!onnx::TensorProto::DataType_Parse(to->s(), &named)) return ctx.Error("unknown type '%s'", to->s().c_str());
+    code = static_cast<int>(named);
+  }
+  DataType dtype;
+  NPURT_RETURN_IF_ERROR(ctx.Wrap(OnnxTypeToDataType(code, &dtype)));
+  Attributes attrs;
+  attrs.SetInt("dtype", static_cast<int64_t>(dtype));
+  return ctx.Emit("Cast", ctx.inputs(), std::move(attrs), 1, outputs);
+}
+
+}  // namespace onnx_import
+}  // namespace compiler
+}  // namespace npurt

@@ -1,0 +1,132 @@
+// Per-channel affine folding: a Conv followed by an elementwise Mul, Add, Sub
+// or Div with a constant that is one value or one value per output channel
+// (shape [M,1,1], [1,M,1,1], [1], ...) becomes part of the Conv:
+//   Mul(c): W'[o] = W[o] * c[o], B'[o] = B[o] * c[o]
+//   Div(c): the same with 1 / c[o]
+//   Add(c): B'[o] = B[o] + c[o]
+//   Sub(c): B'[o] = B[o] - c[o]           (Conv output minus c only; c - conv stays)
+// The Conv then writes the elementwise node's output tensor. Repeated to a
+// fixpoint, so Conv -> Mul -> Add chains fold completely. PP-LCNetV3 (the
+// PP-OCRv4 det and rec backbones) writes its "learnable affine block" this way
+// (Conv -> Mul(scalar) -> Add(scalar) -> hard-swish), and paddle2onnx sometimes
+// writes a Conv bias as a separate Add; folding them lets the activation fuse.
+//
+// Conditions as for BatchNormalization folding: the Conv's output is read only
+// by that node and is not a graph output; the Conv has no fused activation;
+// its weights and bias are float32 constants; the constant is float32, finite
+// (and nonzero for Div), and broadcasting it does not change the output shape.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/graph_utils.h"
+#include "compiler/passes/passes.h"
+
+namespace npurt {
+namespace compiler {
+namespace {
+
+// The per-output-channel values (`maps` of them) of constant `c` applied to a
+// Conv output of rank `rank`; false when it varies along another dim.
+bool PerChannelValues(const Graph& graph, int c, size_t rank, int64_t maps, std::vector<float>* values) {
+  const int64_t n = ConstantElements(graph, c);
+  const IrTensor& t = graph.tensors()[c];
+  if (n < 1 || t.dtype != DataType::kFloat32 || t.shape.size() > rank) return false;
+  std::vector<float> raw;
+  if (!ReadConstantFloats(graph, c, &raw)) return false;
+  for (size_t j = 0; j < t.shape.size(); ++j) {
+    const size_t pos = rank - t.shape.size() + j;  // right-aligned with the Conv output
+    if (t.shape[j] != 1 && (pos != 1 || t.shape[j] != maps)) return false;
+  }
+  values->assign(static_cast<size_t>(maps), raw[0]);
+  if (n == maps && maps != 1) *values = raw;
+  for (float v : *values) {
+    if (!std::isfinite(v)) return false;
+  }
+  return true;
+}
+
+bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dead) {
+  const IrNode& op = graph->nodes()[k];
+  const std::string& type = op.op_type;
+  if ((type != "Mul" && type != "Add" && type != "Sub" && type != "Div") || op.inputs.size() != 2 ||
+      op.outputs.size() != 1) {
+    return false;
+  }
+  // Which operand is the Conv output; Sub and Div only as the first.
+  int slot = -1;
+  for (int s = 0; s < 2 && slot < 0; ++s) {
+    const int t = op.inputs[s];
+    if (t < 0 || op.inputs[1 - s] < 0 || index.SoleConsumer(t) != k) continue;
+    if (s == 1 && (type == "Sub" || type == "Div")) continue;
+    const int p = index.producer(t);
+    if (p >= 0 && graph->nodes()[p].op_type == "Conv") slot = s;
+  }
+  if (slot < 0) return false;
+  const int t = op.inputs[slot];
+  const int c = op.inputs[1 - slot];
+  const int p = index.producer(t);
+  const IrNode& conv = graph->nodes()[p];
+  if (conv.outputs.size() != 1 || conv.inputs.size() < 2) return false;
+  std::string activation;
+  if (!conv.attrs.GetString("activation", "", &activation).ok() || !activation.empty()) return false;
+  const IrTensor& out = graph->tensors()[t];
+  const IrTensor& result = graph->tensors()[op.outputs[0]];
+  if (!out.has_shape || out.shape.size() < 3 || !result.has_shape || result.shape != out.shape ||
+      out.dtype != DataType::kFloat32) {
+    return false;
+  }
+
+  const int w_id = conv.inputs[1];
+  const int b_id = conv.inputs.size() > 2 ? conv.inputs[2] : -1;
+  const int64_t w_count = ConstantElements(*graph, w_id);
+  if (w_count <= 0 || graph->tensors()[w_id].dtype != DataType::kFloat32) return false;
+  const int64_t maps = out.shape[1];
+  if (graph->tensors()[w_id].shape.empty() || graph->tensors()[w_id].shape[0] != maps || w_count % maps != 0) {
+    return false;
+  }
+  std::vector<float> values, w, b(static_cast<size_t>(maps), 0.0f);
+  if (!PerChannelValues(*graph, c, out.shape.size(), maps, &values)) return false;
+  if (!ReadConstantFloats(*graph, w_id, &w)) return false;
+  if (b_id >= 0 && (ConstantElements(*graph, b_id) != maps || graph->tensors()[b_id].dtype != DataType::kFloat32 ||
+                    !ReadConstantFloats(*graph, b_id, &b))) {
+    return false;
+  }
+
+  const bool scales = type == "Mul" || type == "Div";
+  const int64_t per_map = w_count / maps;
+  for (int64_t o = 0; o < maps; ++o) {
+    const float v = values[o];
+    if (type == "Div" && v == 0.0f) return false;
+    if (scales) {
+      const float f = type == "Div" ? 1.0f / v : v;
+      for (int64_t i = 0; i < per_map; ++i) w[o * per_map + i] *= f;
+      b[o] *= f;
+    } else {
+      b[o] = type == "Add" ? b[o] + v : b[o] - v;
+    }
+  }
+
+  const std::string conv_name = conv.name;
+  const Shape w_shape = graph->tensors()[w_id].shape;
+  const std::string w_name = graph->tensors()[w_id].name;
+  const std::string b_name = b_id >= 0 ? graph->tensors()[b_id].name : conv_name + ":bias";
+  const int y = op.outputs[0];
+  int new_w = w_id;
+  if (scales) new_w = AddUniqueFloatConstant(graph, w_name + ":" + type, w_shape, w);
+  const int new_b = AddUniqueFloatConstant(graph, b_name + ":" + type, {maps}, b);
+  IrNode& fused = graph->nodes()[p];
+  fused.inputs.resize(3);
+  fused.inputs[1] = new_w;
+  fused.inputs[2] = new_b;
+  fused.outputs[0] = y;
+  (*dead)[k] = true;
+  return true;
+}
+
+}  // namespace
+
+int FoldConvAffine(Graph* graph) { return RewriteToFixpoint(graph, FoldAt); }
+
+}  // namespace compiler
+}  // namespace npurt

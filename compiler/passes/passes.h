@@ -1,0 +1,48 @@
+// The individual graph passes (one per .cc file in this directory). Each
+// rewrites the graph in place and returns how many rewrites it made. All of
+// them keep the graph's inputs and outputs (tensor indices and names), keep the
+// nodes in a valid execution order, leave every tensor a node reads with a
+// shape, and change results by float rounding at most. RunPasses
+// (pass_pipeline.h) runs them in order.
+#pragma once
+
+#include "compiler/ir/graph.h"
+
+namespace npurt {
+namespace compiler {
+
+// Removes nodes none of whose outputs reach a graph output.
+int EliminateDeadNodes(Graph* graph);
+
+// Removes Identity nodes (and inference-mode Dropout, should one be present) by
+// making their readers read the input. When the Identity's output is a graph
+// output, its producer writes that tensor directly instead; an Identity between
+// a graph input or a constant and a graph output stays.
+int EliminateIdentities(Graph* graph);
+
+// Conv -> BatchNormalization with constant Conv weights/bias and BN parameters,
+// the Conv output read only by the BN: scales the weights and bias per output
+// channel and drops the BN. Other BNs stay.
+int FoldBatchNorm(Graph* graph);
+
+// Conv followed by Mul/Div/Add/Sub with a constant that is one value or one
+// per output channel (the Conv output being the first operand of Sub/Div):
+// scales the weights and bias or shifts the bias. Same read-once conditions.
+int FoldConvAffine(Graph* graph);
+
+// ReduceMean -> Sub -> Pow(2) (or Mul(d, d)) -> ReduceMean -> Add(eps) -> Sqrt ->
+// Div [-> Mul(gamma)] [-> Add(beta)] over trailing axes -> LayerNormalization.
+int RecognizeLayerNorm(Graph* graph);
+
+// x * Clip(x + 3, 0, 6) / 6 (any association, /6 or *1/6) and
+// x * HardSigmoid(x, alpha=1/6, beta=0.5) -> HardSwish(x).
+int RecognizeHardSwish(Graph* graph);
+
+// Relu, Clip (constant bounds), LeakyRelu, HardSigmoid, HardSwish following a
+// Conv or Gemm, and Relu following an Add, become the producer's `activation`
+// attribute, when the producer's output is read only by the activation and is
+// not a graph output.
+int FuseActivations(Graph* graph);
+
+}  // namespace compiler
+}  // namespace npurt

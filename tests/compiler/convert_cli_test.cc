@@ -1,0 +1,136 @@
+// `npurt convert`: the conversion settings the CLI passes on (target platform,
+// custom string, preprocessing), and the ONNX files the CLI tests in
+// tests/CMakeLists.txt convert. ConvertCliFiles.Write writes them into
+// $NPURT_ONNX_TEST_DIR (the ctest fixture `onnx_cli_files` sets it); without
+// that variable it is skipped.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/compiler/onnx_builder.h"
+
+namespace npurt {
+namespace {
+
+using compiler::CompileOptions;
+using onnx_test::ExpectNear;
+using onnx_test::Floats;
+using onnx_test::OnnxBuilder;
+
+// x[1,3,4,4] -> Conv 1x1 (3 -> 2) -> Relu -> y[1,2,4,4]; `dims` < 0 are named dynamic dims.
+OnnxBuilder SmallConvModel(const onnx_test::Ints& dims = {1, 3, 4, 4}) {
+  OnnxBuilder b(11, 8);
+  b.Input("x", dims, onnx::TensorProto::FLOAT, {"p2o.DynamicDimension.0", "", "p2o.DynamicDimension.1", "p2o.DynamicDimension.2"});
+  b.FloatConstant("w", {2, 3, 1, 1}, {1, 1, 1, -1, 0, 0});
+  b.FloatConstant("b", {2}, {0, 0.5f});
+  b.Node("Conv", {"x", "w", "b"}, {"c"}, "conv2d_0");
+  b.Node("Relu", {"c"}, {"y"}, "relu_0");
+  b.Output("y");
+  return b;
+}
+
+TEST(ConvertCli, TargetPlatformAndCustomStringAreRecorded) {
+  CompileOptions o;
+  o.target_platform = "rk3566";
+  o.custom_string = "ppocr det v4";
+  std::vector<uint8_t> file;
+  Status s = onnx_test::Convert(SmallConvModel(), o, &file);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::shared_ptr<const Model> m;
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &m).ok());
+  EXPECT_EQ(m->target_platform(), "rk3566");
+  EXPECT_EQ(m->custom_string(), "ppocr det v4");
+  EXPECT_EQ(m->framework(), "ONNX");
+
+  o.target_platform = "rk9999";
+  s = onnx_test::Convert(SmallConvModel(), o, &file);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("unknown target platform 'rk9999' (known: "), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("rk3588"), std::string::npos) << s.message();
+}
+
+TEST(ConvertCli, EveryTargetPlatformConvertsAndRuns) {
+  for (const char* platform : {"rk3588", "rk3576", "rk3568", "rk3566", "rk3562", "rv1106", "rv1103"}) {
+    CompileOptions o;
+    o.target_platform = platform;
+    Floats x(48);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 16) - 4.0f;  // channel c, pixel p
+    auto out = onnx_test::ConvertAndRun(SmallConvModel(), o, {x});
+    ASSERT_EQ(out.size(), 1u) << platform;
+    Floats want(32);
+    for (int p = 0; p < 16; ++p) {
+      const float c0 = x[p], c1 = x[16 + p], c2 = x[32 + p];
+      want[p] = std::max(c0 + c1 + c2, 0.0f);
+      want[16 + p] = std::max(-c0 + 0.5f, 0.0f);
+    }
+    ExpectNear(out[0], want);
+  }
+}
+
+TEST(ConvertCli, CompileOnnxFileMatchesImportAndOptimizePlusEmit) {
+  CompileOptions o;
+  o.input_shapes["x"] = {1, 3, 4, 4};
+  const OnnxBuilder b = SmallConvModel({-1, 3, -1, -1});
+  std::vector<uint8_t> direct;
+  ASSERT_TRUE(onnx_test::Convert(b, o, &direct).ok());
+  compiler::Graph g;
+  ASSERT_TRUE(onnx_test::Import(b, o, &g).ok());
+  std::vector<uint8_t> emitted;
+  ASSERT_TRUE(compiler::EmitModel(g, compiler::EmitOptions(), &emitted).ok());
+  EXPECT_EQ(direct, emitted);
+}
+
+// Writes the files the CLI tests use.
+TEST(ConvertCliFiles, Write) {
+  const char* dir_env = std::getenv("NPURT_ONNX_TEST_DIR");
+  if (dir_env == nullptr) GTEST_SKIP() << "NPURT_ONNX_TEST_DIR is not set (the ctest fixture sets it)";
+  const std::string dir = dir_env;
+  ASSERT_TRUE(SmallConvModel().Write(dir + "/static.onnx"));
+  ASSERT_TRUE(SmallConvModel({-1, 3, -1, -1}).Write(dir + "/dynamic.onnx"));
+
+  OnnxBuilder unsupported(13);
+  unsupported.Input("x", {1, 4});
+  unsupported.Int64Initializer("k", {1}, {2});
+  unsupported.Node("TopK", {"x", "k"}, {"values", "indices"}, "topk_0");
+  unsupported.Output("values");
+  ASSERT_TRUE(unsupported.Write(dir + "/unsupported.onnx"));
+
+  std::string garbage;
+  for (int i = 0; i < 1000; ++i) garbage += static_cast<char>((i * 7919 + 13) & 0xff);
+  ASSERT_TRUE(onnx_test::WriteBytes(dir + "/corrupt.onnx", garbage));
+  const std::string full = SmallConvModel().Serialize();
+  ASSERT_TRUE(onnx_test::WriteBytes(dir + "/truncated.onnx", full.substr(0, full.size() - 7)));
+
+  // rknn-toolkit2 style settings for dynamic.onnx.
+  std::ofstream yml(dir + "/config.yml");
+  yml << "# npurt convert --config\n"
+      << "model: " << dir << "/dynamic.onnx\n"
+      << "output: " << dir << "/from_config.rknn\n"
+      << "target_platform: rk3568\n"
+      << "inputs: [x]\n"
+      << "input_size_list:\n  - [1, 3, 8, 8]\n"
+      << "mean_values: [[0, 0, 0]]\n"
+      << "std_values: [[255, 255, 255]]\n"
+      << "quant_img_RGB2BGR: true\n"
+      << "custom_string: from yaml\n"
+      << "optimization_level: 3\n";
+  ASSERT_TRUE(static_cast<bool>(yml));
+  std::ofstream nested(dir + "/rknn_convert.yml");
+  nested << "models:\n"
+         << "  name: small\n"
+         << "  platform: onnx\n"
+         << "  model_file_path: " << dir << "/dynamic.onnx\n"
+         << "  subgraphs:\n"
+         << "    inputs: [x]\n"
+         << "    input_size_list:\n      - 1,3,16,16\n"
+         << "  configs:\n"
+         << "    mean_values: [127.5, 127.5, 127.5]\n"
+         << "    std_values: [127.5, 127.5, 127.5]\n";
+  ASSERT_TRUE(static_cast<bool>(nested));
+}
+
+}  // namespace
+}  // namespace npurt

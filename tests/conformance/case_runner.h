@@ -1,0 +1,32 @@
+// One ONNX backend-test case (a directory with model.onnx and
+// test_data_set_*/{input,output}_N.pb): convert with npurt's compiler, run
+// through the public RKNN C API, compare with the shipped outputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace conformance {
+
+enum class Outcome { kPassed, kFailed, kUnsupported };
+
+struct CaseResult {
+  Outcome outcome = Outcome::kFailed;
+  // kUnsupported: what made the model unsupported: an op type ("Loop"), an op
+  // in a mode npurt does not run ("Dropout(training_mode)"), or a value kind
+  // ("<sequence type>").
+  std::string unsupported;
+  // kFailed: why (one line). kUnsupported: the converter's message.
+  std::string reason;
+  // Informational (--verbose): e.g. DOUBLE data converted to float32.
+  std::vector<std::string> notes;
+};
+
+// ONNX backend-test tolerances (onnx/backend/test/runner: assert_allclose with
+// rtol=1e-3, atol=1e-7, NaN equal to NaN).
+constexpr double kRtol = 1e-3;
+constexpr double kAtol = 1e-7;
+
+CaseResult RunCase(const std::string& test_dir);
+
+}  // namespace conformance
