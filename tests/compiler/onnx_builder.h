@@ -18,6 +18,7 @@
 #include "compiler/compile.h"
 #include "runtime/core/context.h"
 #include "runtime/core/model.h"
+#include "tests/common/run_model.h"
 
 namespace npurt {
 namespace onnx_test {
@@ -206,37 +207,9 @@ inline Status Import(const OnnxBuilder& b, const compiler::CompileOptions& optio
   return s;
 }
 
-// Runs a model file through the runtime (Context, as rknn_run does) on float
-// NCHW inputs; returns float outputs (empty on failure, with a test failure).
+// Runs a model file through the runtime on float NCHW inputs (tests/common/run_model.h).
 inline std::vector<Floats> RunModel(const std::vector<uint8_t>& file, const std::vector<Floats>& inputs) {
-  std::shared_ptr<const Model> model;
-  Status s = Model::Load(file.data(), file.size(), &model);
-  EXPECT_TRUE(s.ok()) << s.message();
-  if (!s.ok()) return {};
-  std::unique_ptr<Context> ctx;
-  s = Context::Create(model, ContextOptions(), &ctx);
-  EXPECT_TRUE(s.ok()) << s.message();
-  if (!s.ok()) return {};
-  std::vector<InputArg> args(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    args[i].index = static_cast<uint32_t>(i);
-    args[i].buffer.data = inputs[i].data();
-    args[i].buffer.size = inputs[i].size() * sizeof(float);
-    args[i].buffer.dtype = DataType::kFloat32;
-    args[i].buffer.fmt = Layout::kNCHW;
-  }
-  s = ctx->SetInputs(args);
-  EXPECT_TRUE(s.ok()) << s.message();
-  if (s.ok()) s = ctx->Run();
-  EXPECT_TRUE(s.ok()) << s.message();
-  if (!s.ok()) return {};
-  std::vector<Floats> outputs(model->outputs().size());
-  for (uint32_t i = 0; i < outputs.size(); ++i) {
-    outputs[i].resize(ctx->OutputBytes(i, true) / sizeof(float));
-    s = ctx->GetOutput(i, true, outputs[i].data(), outputs[i].size() * sizeof(float));
-    EXPECT_TRUE(s.ok()) << s.message();
-  }
-  return outputs;
+  return testing::RunModelFile(file, inputs);
 }
 
 // Converts and runs in one go.

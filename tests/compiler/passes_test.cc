@@ -18,6 +18,7 @@
 #include "compiler/passes/passes.h"
 #include "runtime/core/context.h"
 #include "runtime/core/model.h"
+#include "tests/common/run_model.h"
 #include "tests/common/test_models.h"
 
 namespace npurt {
@@ -46,35 +47,7 @@ size_t Count(const Shape& shape) { return static_cast<size_t>(NumElements(shape)
 
 // Emits `graph` and runs it once through the runtime; returns every output as float32 NCHW.
 std::vector<Floats> RunGraph(const Graph& graph, const std::vector<Floats>& inputs) {
-  const std::vector<uint8_t> file = testing::EmitOrDie(graph);
-  std::shared_ptr<const Model> model;
-  Status s = Model::Load(file.data(), file.size(), &model);
-  EXPECT_TRUE(s.ok()) << s.message();
-  if (!s.ok()) return {};
-  std::unique_ptr<Context> ctx;
-  s = Context::Create(model, ContextOptions(), &ctx);
-  EXPECT_TRUE(s.ok()) << s.message();
-  if (!s.ok()) return {};
-  std::vector<InputArg> args(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    args[i].index = static_cast<uint32_t>(i);
-    args[i].buffer.data = inputs[i].data();
-    args[i].buffer.size = inputs[i].size() * sizeof(float);
-    args[i].buffer.dtype = DataType::kFloat32;
-    args[i].buffer.fmt = Layout::kNCHW;
-  }
-  s = ctx->SetInputs(args);
-  EXPECT_TRUE(s.ok()) << s.message();
-  if (s.ok()) s = ctx->Run();
-  EXPECT_TRUE(s.ok()) << s.message();
-  if (!s.ok()) return {};
-  std::vector<Floats> outputs(model->outputs().size());
-  for (uint32_t i = 0; i < outputs.size(); ++i) {
-    outputs[i].resize(ctx->OutputBytes(i, true) / sizeof(float));
-    s = ctx->GetOutput(i, true, outputs[i].data(), outputs[i].size() * sizeof(float));
-    EXPECT_TRUE(s.ok()) << s.message();
-  }
-  return outputs;
+  return testing::RunModelFile(testing::EmitOrDie(graph), inputs);
 }
 
 // Seeded random values for every graph input, in [lo, hi].
