@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <set>
 #include <sstream>
@@ -285,8 +286,13 @@ bool MakeFeed(const HostTensor& t, Feed* f, std::vector<std::string>* notes) {
   }
 }
 
-// Compares one output; returns "" when it matches, else the reason.
-std::string CompareFloat(const std::string& name, const HostTensor& expected, const float* actual) {
+std::string FormatRel(double rtol, double atol) {
+  return "rtol " + FormatFloat(rtol) + ", atol " + FormatFloat(atol);
+}
+
+// Compares one output element-wise; returns "" when it matches, else the reason.
+std::string CompareFloat(const std::string& name, const HostTensor& expected, const float* actual,
+                         const Tolerance& tol) {
   const int64_t n = expected.NumElements();
   int64_t bad = 0, worst = -1;
   double worst_diff = -1.0;
@@ -303,7 +309,7 @@ std::string CompareFloat(const std::string& name, const HostTensor& expected, co
       diff = ok ? 0.0 : INFINITY;
     } else {
       diff = std::fabs(a - e);
-      ok = diff <= kAtol + kRtol * std::fabs(e);
+      ok = diff <= tol.atol + tol.rtol * std::fabs(e);
     }
     if (!ok) {
       ++bad;
@@ -315,11 +321,42 @@ std::string CompareFloat(const std::string& name, const HostTensor& expected, co
   }
   if (bad == 0) return "";
   std::ostringstream s;
-  s << "output '" << name << "' " << DimsToString(expected.dims) << ": " << bad << " of " << n
-    << " values off (rtol 1e-3, atol 1e-7); max abs diff " << FormatFloat(worst_diff) << " at "
+  s << "output '" << name << "' " << DimsToString(expected.dims) << ": " << bad << " of " << n << " values off ("
+    << FormatRel(tol.rtol, tol.atol) << "); max abs diff " << FormatFloat(worst_diff) << " at "
     << IndexToString(expected.dims, worst) << " (got " << FormatFloat(actual[worst]) << ", expected "
     << FormatFloat(static_cast<float>(ElementAsDouble(expected, worst))) << ")";
   return s.str();
+}
+
+// Compares one output as a whole (real models): cosine similarity and the
+// largest error relative to the largest reference magnitude. The measurement
+// goes to `notes` either way.
+std::string CompareCosine(const std::string& name, const HostTensor& expected, const float* actual,
+                          const Tolerance& tol, std::vector<std::string>* notes) {
+  const int64_t n = expected.NumElements();
+  double dot = 0.0, ee = 0.0, aa = 0.0, max_ref = 0.0, max_diff = 0.0;
+  bool finite = true;
+  for (int64_t i = 0; i < n; ++i) {
+    const double e = static_cast<float>(ElementAsDouble(expected, i));
+    const double a = actual[i];
+    if (!std::isfinite(e) || !std::isfinite(a)) finite = finite && (e == a);
+    dot += e * a;
+    ee += e * e;
+    aa += a * a;
+    max_ref = std::max(max_ref, std::fabs(e));
+    max_diff = std::max(max_diff, std::fabs(a - e));
+  }
+  // Two all-zero tensors are identical; one all-zero tensor against a non-zero one is not.
+  const double cosine = (ee == 0.0 && aa == 0.0) ? 1.0 : (ee == 0.0 || aa == 0.0) ? 0.0 : dot / std::sqrt(ee * aa);
+  const double rel = max_ref > 0.0 ? max_diff / max_ref : (max_diff > 0.0 ? INFINITY : 0.0);
+  std::ostringstream m;
+  m << "output '" << name << "' " << DimsToString(expected.dims) << ": cosine " << std::setprecision(9) << cosine
+    << ", max abs diff " << FormatFloat(max_diff) << " = " << FormatFloat(rel) << " x max|ref| ("
+    << FormatFloat(max_ref) << ")";
+  notes->push_back(m.str());
+  if (finite && cosine >= tol.min_cosine && rel <= tol.max_abs_rel) return "";
+  return m.str() + (finite ? "" : ", non-finite values differ") + "; required cosine >= " +
+         FormatFloat(tol.min_cosine) + " and max abs diff <= " + FormatFloat(tol.max_abs_rel) + " x max|ref|";
 }
 
 std::string CompareExact(const std::string& name, const HostTensor& expected, const void* actual,
@@ -363,7 +400,7 @@ class ContextGuard {
 // Runs one data set through a converted model; "" on success, else the reason.
 std::string RunDataSet(std::vector<uint8_t>* model_bytes, const std::vector<std::string>& input_names,
                        const std::vector<std::string>& output_names, const DataSet& ds,
-                       std::vector<std::string>* notes) {
+                       const Tolerance& tolerance, std::vector<std::string>* notes) {
   ContextGuard g;
   int ret = rknn_init(&g.ctx, model_bytes->data(), static_cast<uint32_t>(model_bytes->size()), 0, nullptr);
   if (ret != RKNN_SUCC) {
@@ -462,7 +499,9 @@ std::string RunDataSet(std::vector<uint8_t>* model_bytes, const std::vector<std:
     } else if (n > 0 && outs[i].buf == nullptr) {
       failure = "output '" + name + "': rknn_outputs_get returned a NULL buffer";
     } else if (outs[i].want_float) {
-      failure = CompareFloat(name, e, static_cast<const float*>(outs[i].buf));
+      failure = tolerance.min_cosine > 0.0
+                    ? CompareCosine(name, e, static_cast<const float*>(outs[i].buf), tolerance, notes)
+                    : CompareFloat(name, e, static_cast<const float*>(outs[i].buf), tolerance);
     } else {
       failure = CompareExact(name, e, outs[i].buf, attrs[i].type);
     }
@@ -474,7 +513,7 @@ std::string RunDataSet(std::vector<uint8_t>* model_bytes, const std::vector<std:
 
 }  // namespace
 
-CaseResult RunCase(const std::string& test_dir) {
+CaseResult RunCase(const std::string& test_dir, const Tolerance& tolerance) {
   const std::string model_path = test_dir + "/model.onnx";
   onnx::ModelProto model;
   {
@@ -541,7 +580,7 @@ CaseResult RunCase(const std::string& test_dir) {
       if (bytes.empty()) return Failed("conversion succeeded but produced no bytes");
       compiled_shapes = options.input_shapes;
     }
-    std::string failure = RunDataSet(&bytes, input_names, output_names, ds, &result.notes);
+    std::string failure = RunDataSet(&bytes, input_names, output_names, ds, tolerance, &result.notes);
     if (!failure.empty()) {
       if (sets.size() > 1) failure = fs::path(ds.dir).filename().string() + ": " + failure;
       result.outcome = Outcome::kFailed;

@@ -64,6 +64,7 @@ struct Options {
   bool fork = true;
   int jobs = 0;
   int timeout_s = 300;
+  Tolerance tolerance;
 };
 
 struct Job {
@@ -85,6 +86,10 @@ void Usage(FILE* f) {
                "  --data-dir DIR       test data root (default: %s)\n"
                "  --jobs N             models run in parallel (default: number of CPUs)\n"
                "  --timeout SECONDS    per model (default 300)\n"
+               "  --rtol X, --atol X   element-wise float tolerance (default: the ONNX backend tests'\n"
+               "                       1e-3 and 1e-7)\n"
+               "  --min-cosine X       compare float outputs as whole tensors instead: cosine >= X and\n"
+               "  --max-abs-rel Y      max abs diff <= Y * max|expected| (real models; prints both)\n"
                "  --no-fork            run models in this process, one at a time\n",
                NPURT_ONNX_TESTDATA_DIR);
 }
@@ -115,6 +120,16 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     } else if (a == "--timeout") {
       if (!value(&v)) return false;
       o->timeout_s = std::atoi(v.c_str());
+    } else if (a == "--rtol" || a == "--atol" || a == "--min-cosine" || a == "--max-abs-rel") {
+      if (!value(&v)) return false;
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !(x >= 0.0)) {
+        std::fprintf(stderr, "npurt_conformance: %s needs a non-negative number, got '%s'\n", a.c_str(), v.c_str());
+        return false;
+      }
+      Tolerance& t = o->tolerance;
+      (a == "--rtol" ? t.rtol : a == "--atol" ? t.atol : a == "--min-cosine" ? t.min_cosine : t.max_abs_rel) = x;
     } else if (a == "--verbose" || a == "-v") {
       o->verbose = true;
     } else if (a == "--list-unsupported") {
@@ -241,7 +256,7 @@ bool ReadLine(int fd, std::string* line) {
   }
 }
 
-[[noreturn]] void WorkerMain(const std::vector<Job>& jobs, int cmd_fd, int result_fd, int capture_fd) {
+[[noreturn]] void WorkerMain(const std::vector<Job>& jobs, const Tolerance& tolerance, int cmd_fd, int result_fd, int capture_fd) {
   signal(SIGPIPE, SIG_DFL);
   dup2(capture_fd, 1);
   dup2(capture_fd, 2);
@@ -252,7 +267,7 @@ bool ReadLine(int fd, std::string* line) {
     if (ftruncate(1, 0) != 0 || lseek(1, 0, SEEK_SET) < 0) {
       // Keep going: the log of this model is just not separated from the previous one.
     }
-    const CaseResult result = index < jobs.size() ? RunCase(jobs[index].dir) : CaseResult();
+    const CaseResult result = index < jobs.size() ? RunCase(jobs[index].dir, tolerance) : CaseResult();
     const std::string payload = Serialize(result);
     WriteAll(result_fd, std::to_string(payload.size()) + "\n" + payload);
   }
@@ -260,7 +275,8 @@ bool ReadLine(int fd, std::string* line) {
   std::exit(0);  // a normal exit: the leak checker of the sanitizer build runs here
 }
 
-bool SpawnWorker(const std::vector<Job>& jobs, const std::vector<Worker>& others, Worker* w) {
+bool SpawnWorker(const std::vector<Job>& jobs, const Tolerance& tolerance, const std::vector<Worker>& others,
+                 Worker* w) {
   int cmd[2], res[2];
   if (pipe(cmd) != 0) return false;
   if (pipe(res) != 0) {
@@ -288,7 +304,7 @@ bool SpawnWorker(const std::vector<Job>& jobs, const std::vector<Worker>& others
         if (fd >= 0) close(fd);
       }
     }
-    WorkerMain(jobs, cmd[0], res[1], capture);
+    WorkerMain(jobs, tolerance, cmd[0], res[1], capture);
   }
   close(cmd[0]);
   close(res[1]);
@@ -374,14 +390,14 @@ std::vector<std::string> RunForked(std::vector<Job>& jobs, const Options& o) {
   };
   auto replace = [&](size_t i) {  // after Reap(&workers[i])
     Worker w;
-    if (next < jobs.size() && SpawnWorker(jobs, workers, &w)) {
+    if (next < jobs.size() && SpawnWorker(jobs, o.tolerance, workers, &w)) {
       workers[i] = w;
       assign(workers[i]);
     }
   };
   for (size_t i = 0; i < n_workers; ++i) {
     Worker w;
-    if (!SpawnWorker(jobs, workers, &w)) {
+    if (!SpawnWorker(jobs, o.tolerance, workers, &w)) {
       std::perror("npurt_conformance: cannot start a worker process");
       std::exit(2);
     }
@@ -520,7 +536,7 @@ int Main(int argc, char** argv) {
     if (o.fork) {
       worker_problems = RunForked(jobs, o);
     } else {
-      for (Job& j : jobs) j.result = RunCase(j.dir);
+      for (Job& j : jobs) j.result = RunCase(j.dir, o.tolerance);
     }
 
     int passed = 0, failed = 0, unsupported = 0;
