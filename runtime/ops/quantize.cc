@@ -1,0 +1,127 @@
+// QuantizeLinear / DequantizeLinear (ONNX opsets 10 and 13): float <-> int8,
+// uint8 (and int16/uint16, int32 for dequantization) with a per-tensor scale
+// and zero point, or one per index along `axis` (opset 13). The arithmetic is
+// runtime/kernels/ref/quantize.h.
+#include "runtime/kernels/ref/quantize.h"
+#include "runtime/ops/op.h"
+
+namespace npurt {
+namespace {
+
+struct QuantizeState : OpState {
+  QuantizeParams params;
+};
+
+bool PerTensor(const Tensor& scale) { return scale.num_elements() == 1 && scale.rank() <= 1; }
+
+// Checks scale / zero point against x and the axis; fills the [outer, axis, inner] view.
+Status DescribeQuantization(const char* op, const Attributes& attrs, const Tensor& x, const Tensor* scale,
+                            const Tensor* zero_point, QuantizeParams* params) {
+  NPURT_CHECK_OR_RETURN(scale != nullptr, kModelInvalid, "%s: the scale input is missing", op);
+  NPURT_RETURN_IF_ERROR(ExpectInputType(op, scale, DataType::kFloat32, 1));
+  NPURT_CHECK_OR_RETURN(scale->rank() <= 1, kModelInvalid, "%s: scale must be a scalar or 1-D, got rank %d", op,
+                        scale->rank());
+  params->outer = 1;
+  params->axis_size = 1;
+  params->inner = x.num_elements();
+  if (!PerTensor(*scale)) {
+    int64_t axis = 1;
+    NPURT_RETURN_IF_ERROR(attrs.GetInt("axis", 1, &axis));
+    int a = 0;
+    NPURT_RETURN_IF_ERROR(NormalizeAxis(op, axis, x.rank(), &a));
+    NPURT_CHECK_OR_RETURN(scale->shape[0] == x.shape[a], kModelInvalid,
+                          "%s: %lld scales for axis %d of size %lld", op, static_cast<long long>(scale->shape[0]), a,
+                          static_cast<long long>(x.shape[a]));
+    params->outer = NumElements(Shape(x.shape.begin(), x.shape.begin() + a));
+    params->axis_size = x.shape[a];
+    params->inner = NumElements(Shape(x.shape.begin() + a + 1, x.shape.end()));
+  }
+  if (zero_point != nullptr) {
+    NPURT_CHECK_OR_RETURN(zero_point->shape == scale->shape ||
+                              (zero_point->num_elements() == 1 && scale->num_elements() == 1),
+                          kModelInvalid, "%s: zero point shape differs from the scale's", op);
+  }
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------- Quantize
+
+Status QuantizeInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs,
+                     std::vector<Tensor>* outputs) {
+  const Tensor* x = inputs[0];
+  const Tensor* zp = inputs.size() > 2 ? inputs[2] : nullptr;
+  NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "QuantizeLinear: input is missing");
+  NPURT_RETURN_IF_ERROR(ExpectInputType("QuantizeLinear", x, DataType::kFloat32, 0));
+  // Without a zero point the output is uint8 (ONNX).
+  const DataType type = zp != nullptr ? zp->dtype : DataType::kUint8;
+  QuantRange range{};
+  NPURT_CHECK_OR_RETURN(QuantizedRange(type, &range) && type != DataType::kInt32, kModelInvalid,
+                        "QuantizeLinear: cannot quantize to %s", DataTypeName(type));
+  QuantizeParams params{};
+  NPURT_RETURN_IF_ERROR(DescribeQuantization("QuantizeLinear", attrs, *x, inputs[1], zp, &params));
+  (*outputs)[0].shape = x->shape;
+  (*outputs)[0].dtype = type;
+  return Status::Ok();
+}
+
+Status QuantizePrepare(OpNode* node) {
+  auto state = std::make_unique<QuantizeState>();
+  NPURT_RETURN_IF_ERROR(DescribeQuantization("QuantizeLinear", node->attrs, *node->inputs[0], node->inputs[1],
+                                             node->input(2), &state->params));
+  state->params.type = node->outputs[0]->dtype;
+  node->state = std::move(state);
+  return Status::Ok();
+}
+
+Status QuantizeEval(OpNode* node) {
+  const Tensor* zp = node->input(2);
+  quantize__ref(node->state_as<QuantizeState>()->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
+                zp != nullptr ? zp->data : nullptr, node->outputs[0]->data);
+  return Status::Ok();
+}
+
+// -------------------------------------------------------------- Dequantize
+
+Status DequantizeInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs,
+                       std::vector<Tensor>* outputs) {
+  const Tensor* x = inputs[0];
+  const Tensor* zp = inputs.size() > 2 ? inputs[2] : nullptr;
+  NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "DequantizeLinear: input is missing");
+  QuantRange range{};
+  NPURT_CHECK_OR_RETURN(QuantizedRange(x->dtype, &range), kModelInvalid, "DequantizeLinear: cannot dequantize %s",
+                        DataTypeName(x->dtype));
+  if (zp != nullptr) {
+    NPURT_CHECK_OR_RETURN(zp->dtype == x->dtype, kModelInvalid,
+                          "DequantizeLinear: zero point is %s, input is %s", DataTypeName(zp->dtype),
+                          DataTypeName(x->dtype));
+  }
+  QuantizeParams params{};
+  NPURT_RETURN_IF_ERROR(DescribeQuantization("DequantizeLinear", attrs, *x, inputs[1], zp, &params));
+  (*outputs)[0].shape = x->shape;
+  (*outputs)[0].dtype = DataType::kFloat32;
+  return Status::Ok();
+}
+
+Status DequantizePrepare(OpNode* node) {
+  auto state = std::make_unique<QuantizeState>();
+  NPURT_RETURN_IF_ERROR(DescribeQuantization("DequantizeLinear", node->attrs, *node->inputs[0], node->inputs[1],
+                                             node->input(2), &state->params));
+  state->params.type = node->inputs[0]->dtype;
+  node->state = std::move(state);
+  return Status::Ok();
+}
+
+Status DequantizeEval(OpNode* node) {
+  const Tensor* zp = node->input(2);
+  dequantize__ref(node->state_as<QuantizeState>()->params, node->inputs[0]->data, node->inputs[1]->as<float>(),
+                  zp != nullptr ? zp->data : nullptr, node->outputs[0]->as<float>());
+  return Status::Ok();
+}
+
+}  // namespace
+
+extern const OpDef kOpQuantizeLinear = {"QuantizeLinear", 2, 3, 1, 1, QuantizeInfer, QuantizePrepare, QuantizeEval};
+extern const OpDef kOpDequantizeLinear = {"DequantizeLinear", 2, 3, 1, 1, DequantizeInfer, DequantizePrepare,
+                                          DequantizeEval};
+
+}  // namespace npurt
