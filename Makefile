@@ -19,12 +19,16 @@ $(BUILD_DIR)/build.ninja: | setup
 build: setup $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The main job: build a model through the compiler IR, run it through the C API
-# from a board-style C program, print outputs and the per-operator time table.
+# The main job: OCR on an image (PaddleOCR det -> cls -> rec) through the C API
+# from a board-style C++ program. Converts the three ONNX models fetched by
+# scripts/setup.sh, prints the text lines and stage times, draws the boxes.
+NPURT_DATA_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/npurt
+DEMO_IMAGE     ?= /usr/share/doc/opencv-doc/examples/data/imageTextN.png
 demo: build
-	$(BUILD_DIR)/examples/c_api_demo/npurt_make_demo_model $(BUILD_DIR)/demo.rknn
-	$(BUILD_DIR)/tools/npurt/npurt info $(BUILD_DIR)/demo.rknn | head -40
-	$(BUILD_DIR)/examples/c_api_demo/rknn_c_api_demo $(BUILD_DIR)/demo.rknn $(DEMO_IMAGE)
+	sh examples/ppocr/convert_models.sh $(BUILD_DIR)/tools/npurt/npurt $(NPURT_DATA_DIR)/models/ppocr $(BUILD_DIR)/ppocr
+	$(BUILD_DIR)/examples/ppocr/rknn_ppocr_demo $(BUILD_DIR)/ppocr/det.rknn $(BUILD_DIR)/ppocr/cls.rknn \
+	  $(BUILD_DIR)/ppocr/rec.rknn $(NPURT_DATA_DIR)/models/ppocr/ppocr_keys_v1.txt $(DEMO_IMAGE) \
+	  -o $(BUILD_DIR)/ppocr/$(basename $(notdir $(DEMO_IMAGE))).ocr.png
 
 # Every test: the Release suite, the same suite under ASan+UBSan, and the
 # model-loader fuzzer for FUZZ_SECONDS.
