@@ -2,10 +2,11 @@
 // strides, dilations, pads, output_padding, output_shape, auto_pad and an
 // optional bias.
 //
-// Where ONNX Runtime and the ONNX text disagree, we follow the text for auto_pad
-// (SAME_* make the output input * stride; the odd padding pixel goes to the end
-// for SAME_UPPER, to the beginning for SAME_LOWER) and ONNX Runtime for an
-// explicit output_shape without auto_pad (the odd pixel goes to the end).
+// Padding follows the ONNX text: SAME_* make the output input * stride (ONNX
+// Runtime differs when the kernel is shorter than the stride); an odd total
+// padding puts its extra pixel at the end for SAME_UPPER and at the beginning
+// otherwise (SAME_LOWER, and an explicit output_shape without auto_pad, where
+// ONNX Runtime 1.30 agrees).
 #include <cinttypes>
 #include <vector>
 
@@ -100,7 +101,7 @@ Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor*
       out = !output_shape.empty() ? output_shape[i] : in * s;
       // Negative total: the output is larger than the kernel reaches; the rest is bias.
       const int64_t total = full - out > 0 ? full - out : 0;
-      pad_begin = auto_pad == AutoPad::kSameLower ? total - total / 2 : total / 2;
+      pad_begin = auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
     } else if (auto_pad == AutoPad::kValid) {
       out = full;
     } else {

@@ -417,6 +417,7 @@ void AddConvertCommand(CLI::App& app, int* exit_code) {
       std::vector<std::string> flags;
       for (const std::string& v : a.reorder_channels) {
         bool b = false;
+        if (v.empty()) continue;  // CLI11 records a bare occurrence as an empty value
         if (a.model.empty() && !SplitList(v).empty() && !ParseBool(SplitList(v)[0], &b)) {
           a.model = v;
         } else {

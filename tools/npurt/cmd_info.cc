@@ -1,6 +1,7 @@
 // `npurt info model.rknn`: what a model file holds — I/O attributes (normal and
 // native), operators in execution order, the memory plan and sizes.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "runtime/core/context.h"
@@ -12,6 +13,16 @@
 namespace npurt {
 namespace cli {
 namespace {
+
+// Shortest text that reads back as the same float ("0.485", "58.395").
+std::string FormatNumber(float v) {
+  char buf[32];
+  for (int precision = 6; precision <= 9; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, static_cast<double>(v));
+    if (std::strtof(buf, nullptr) == v) break;
+  }
+  return buf;
+}
 
 const char* StorageName(Storage s) {
   switch (s) {
@@ -54,12 +65,21 @@ int Info(const std::string& path) {
       PrintAttr("attr", DescribeIo(*m, is_input, static_cast<int>(i), AttrView::kNormal));
       PrintAttr("native", DescribeIo(*m, is_input, static_cast<int>(i), AttrView::kNative));
       PrintAttr("native NHWC", DescribeIo(*m, is_input, static_cast<int>(i), AttrView::kNativeNhwc));
-      if (!io.mean.empty() || !io.std.empty()) {
-        std::string mean, stdv;
-        for (float v : io.mean) mean += std::to_string(v) + " ";
-        for (float v : io.std) stdv += std::to_string(v) + " ";
-        std::printf("    preprocess     mean=[ %s] std=[ %s]%s\n", mean.c_str(), stdv.c_str(),
-                    io.channel_order.empty() ? "" : " channel order reversed/permuted");
+      if (!io.mean.empty() || !io.std.empty() || !io.channel_order.empty()) {
+        std::string pre;
+        auto list = [](const std::vector<float>& v) {
+          std::string s;
+          for (float x : v) s += (s.empty() ? "" : ",") + FormatNumber(x);
+          return s;
+        };
+        if (!io.channel_order.empty()) {
+          std::string order;
+          for (int c : io.channel_order) order += (order.empty() ? "" : ",") + std::to_string(c);
+          pre += " channel_order=[" + order + "]";
+        }
+        if (!io.mean.empty()) pre += " mean=[" + list(io.mean) + "]";
+        if (!io.std.empty()) pre += " std=[" + list(io.std) + "]";
+        std::printf("    preprocess    %s\n", pre.c_str());
       }
     }
     std::printf("\n");

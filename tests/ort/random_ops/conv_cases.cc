@@ -168,10 +168,6 @@ void AddConvTranspose(Rng* rng, Suite* suite, int spatial, int index) {
     } else if (mode == PadMode::kOutputShape) {
       // At most the unpadded size (ONNX Runtime rejects larger ones), down to the kernel extent less.
       int64_t out = rng->Int(static_cast<int>(std::max<int64_t>(1, full - extent + 1)), static_cast<int>(full));
-      // Known npurt issue (runtime/ops/conv_transpose.cc): with output_shape and no auto_pad,
-      // npurt puts the odd pixel of an odd total padding at the end; the ONNX text and ONNX
-      // Runtime 1.30 put it at the beginning. Even totals only, unless --known-issues.
-      if ((full - out) % 2 == 1 && !suite->known_issues()) out += 1;
       output_shape.push_back(out);
     }
   }
