@@ -11,9 +11,6 @@
 #        the widest line of imageTextN.png needs 1536). It also bounds the text:
 #        REC_WIDTH / 8 CTC steps, so 320 (40 steps) cannot hold a 90-character line.
 #
-# `--reorder-channels true` rather than a bare `--reorder-channels`: the bare
-# flag is ignored when it comes after the model path.
-#
 #   convert_models.sh NPURT MODEL_DIR OUT_DIR
 set -eu
 if [ $# -ne 3 ]; then
