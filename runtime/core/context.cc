@@ -69,6 +69,7 @@ Status Context::Init() {
     t.shape = d.shape;
     t.dtype = d.dtype;
     t.bytes = d.size;
+    t.quant = d.quant;
     switch (d.storage) {
       case Storage::kConstant:
         // Ops never write constants (the model verifier rejects it), so sharing is safe.

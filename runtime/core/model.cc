@@ -19,6 +19,44 @@
 namespace npurt {
 namespace {
 
+// Kernels index scales and zero points per channel without further checks.
+Status VerifyQuantInfo(const TensorDesc& t) {
+  const QuantInfo& q = t.quant;
+  const char* name = t.name.c_str();
+  if (q.empty()) {
+    if (!q.zero_point.empty()) return NPURT_ERROR(kModelInvalid, "tensor '%s' has zero points but no scale", name);
+    return Status::Ok();
+  }
+  for (float s : q.scale) {
+    if (!std::isfinite(s) || s <= 0.0f) return NPURT_ERROR(kModelInvalid, "tensor '%s' has quant scale %g", name, s);
+  }
+  if (q.axis < 0) {
+    if (q.axis != -1 || q.scale.size() != 1) {
+      return NPURT_ERROR(kModelInvalid, "tensor '%s': per-tensor quantization needs one scale, has %zu (axis %d)",
+                         name, q.scale.size(), q.axis);
+    }
+  } else if (static_cast<size_t>(q.axis) >= t.shape.size() ||
+             static_cast<int64_t>(q.scale.size()) != t.shape[static_cast<size_t>(q.axis)]) {
+    return NPURT_ERROR(kModelInvalid, "tensor '%s' %s: %zu scales along axis %d", name,
+                       ShapeToString(t.shape).c_str(), q.scale.size(), q.axis);
+  }
+  if (!q.zero_point.empty() && q.zero_point.size() != q.scale.size()) {
+    return NPURT_ERROR(kModelInvalid, "tensor '%s' has %zu zero points for %zu scales", name, q.zero_point.size(),
+                       q.scale.size());
+  }
+  QuantRange range{};
+  if (!QuantizedRange(t.dtype, &range)) {
+    return NPURT_ERROR(kModelInvalid, "tensor '%s' of type %s cannot carry quantization parameters", name,
+                       DataTypeName(t.dtype));
+  }
+  for (int32_t zp : q.zero_point) {
+    if (zp < range.min || zp > range.max) {
+      return NPURT_ERROR(kModelInvalid, "tensor '%s': zero point %d is outside %s", name, zp, DataTypeName(t.dtype));
+    }
+  }
+  return Status::Ok();
+}
+
 constexpr int kMaxRank = 16;                          // RKNN_MAX_DIMS
 constexpr uint64_t kMaxArenaBytes = 16ull << 30;       // a sanity bound, far above any real model
 
@@ -246,9 +284,7 @@ Status Model::Verify() const {
         }
         break;
     }
-    for (float s : t.quant.scale) {
-      if (!std::isfinite(s) || s <= 0.0f) return NPURT_ERROR(kModelInvalid, "tensor '%s' has quant scale %g", name, s);
-    }
+    NPURT_RETURN_IF_ERROR(VerifyQuantInfo(t));
   }
   // I/O records point at tensors of the matching storage.
   for (int pass = 0; pass < 2; ++pass) {

@@ -20,12 +20,6 @@ struct OpDef;
 
 enum class Storage : int { kConstant = 0, kArena = 1, kInput = 2, kOutput = 3 };
 
-struct QuantInfo {
-  std::vector<float> scale;
-  std::vector<int32_t> zero_point;
-  int axis = -1;
-};
-
 struct TensorDesc {
   std::string name;
   Shape shape;

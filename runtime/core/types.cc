@@ -120,4 +120,15 @@ float HalfToFloat(uint16_t h) {
   return out;
 }
 
+bool QuantizedRange(DataType type, QuantRange* range) {
+  switch (type) {
+    case DataType::kInt8: *range = {INT8_MIN, INT8_MAX}; return true;
+    case DataType::kUint8: *range = {0, UINT8_MAX}; return true;
+    case DataType::kInt16: *range = {INT16_MIN, INT16_MAX}; return true;
+    case DataType::kUint16: *range = {0, UINT16_MAX}; return true;
+    case DataType::kInt32: *range = {INT32_MIN, INT32_MAX}; return true;
+    default: return false;
+  }
+}
+
 }  // namespace npurt

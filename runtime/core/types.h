@@ -27,6 +27,26 @@ enum class Layout : int { kNCHW = 0, kNHWC = 1, kNC1HWC2 = 2, kUndefined = 3 };
 
 using Shape = std::vector<int64_t>;
 
+// Affine quantization parameters of an integer tensor (real = scale * (q - zero_point);
+// arithmetic in runtime/kernels/ref/quantize.h). One value per tensor (axis -1), or
+// one per index along `axis` (per-channel weights). Empty for float tensors.
+struct QuantInfo {
+  std::vector<float> scale;
+  std::vector<int32_t> zero_point;
+  int axis = -1;
+
+  bool empty() const { return scale.empty(); }
+  bool per_tensor() const { return scale.size() == 1 && axis < 0; }
+};
+
+// Integer range of the types that can hold quantized values (int8, uint8,
+// int16, uint16, int32); false for the others.
+struct QuantRange {
+  int64_t min;
+  int64_t max;
+};
+bool QuantizedRange(DataType type, QuantRange* range);
+
 // Bytes per element; 0 for an unknown type.
 size_t DataTypeSize(DataType type);
 bool IsValidDataType(int value);

@@ -27,6 +27,7 @@ struct Tensor {
   void* data = nullptr;
   size_t bytes = 0;
   bool constant = false;
+  QuantInfo quant;  // integer tensors of quantized models; set by the compiler, not by infer
 
   int64_t num_elements() const { return NumElements(shape); }
   int rank() const { return static_cast<int>(shape.size()); }

@@ -45,6 +45,15 @@ class OpRunner {
   // An omitted optional input (ONNX empty name).
   void AddAbsentInput() { inputs_.push_back(nullptr); }
 
+  // Quantization parameters of input `i` (already added) and of output `i`
+  // (applied when Run creates the outputs, before prepare; in a model the
+  // compiler records them).
+  void SetInputQuant(size_t i, QuantInfo quant) { inputs_.at(i)->quant = std::move(quant); }
+  void SetOutputQuant(size_t i, QuantInfo quant) {
+    if (output_quant_.size() <= i) output_quant_.resize(i + 1);
+    output_quant_[i] = std::move(quant);
+  }
+
   // Infers shapes, allocates outputs, prepares and evaluates once.
   Status Run(int num_outputs = 1) {
     if (def_ == nullptr) return Status(StatusCode::kModelInvalid, "unknown op");
@@ -75,6 +84,7 @@ class OpRunner {
       t->bytes = static_cast<size_t>(n) * DataTypeSize(t->dtype);
       storage_.emplace_back(t->bytes + 1);
       t->data = storage_.back().data();
+      if (outputs_.size() < output_quant_.size()) t->quant = output_quant_[outputs_.size()];
       outputs_.push_back(std::move(t));
     }
     node_.outputs.clear();
@@ -99,6 +109,7 @@ class OpRunner {
   std::vector<std::unique_ptr<Tensor>> inputs_;
   std::vector<std::unique_ptr<Tensor>> infer_views_;
   std::vector<std::unique_ptr<Tensor>> outputs_;
+  std::vector<QuantInfo> output_quant_;
   std::vector<std::vector<uint8_t>> storage_;
   OpNode node_;
 };

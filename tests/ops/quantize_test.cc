@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -97,15 +98,38 @@ TEST(DequantizeLinearOp, RejectsMismatchedZeroPointType) {
 }
 
 TEST(Requantize, RoundsHalfToEvenAddsZeroPointAndSaturates) {
-  // acc * 0.5: 3 -> 1.5 -> 2; 5 -> 2.5 -> 2; -3 -> -1.5 -> -2.
-  EXPECT_EQ(Requantize(3, 0.5f, 10, -128, 127), 12);
-  EXPECT_EQ(Requantize(5, 0.5f, 10, -128, 127), 12);
-  EXPECT_EQ(Requantize(-3, 0.5f, 10, -128, 127), 8);
-  EXPECT_EQ(Requantize(1000, 0.5f, 10, -128, 127), 127);
-  EXPECT_EQ(Requantize(-1000, 0.5f, 10, -128, 127), -128);
-  // A product beyond the int32 range still saturates instead of overflowing.
-  EXPECT_EQ(Requantize(INT32_MAX, 1000.0f, 0, -128, 127), 127);
-  EXPECT_EQ(Requantize(INT32_MIN, 1000.0f, -5, -128, 127), -128);
+  const FusedActivationParams none;
+  // acc * 0.25 / 0.5: 3 -> 1.5 -> 2; 5 -> 2.5 -> 2; -3 -> -1.5 -> -2; then + 10.
+  EXPECT_EQ(Requantize(3, 0.25f, none, 0.5f, 10, -128, 127), 12);
+  EXPECT_EQ(Requantize(5, 0.25f, none, 0.5f, 10, -128, 127), 12);
+  EXPECT_EQ(Requantize(-3, 0.25f, none, 0.5f, 10, -128, 127), 8);
+  EXPECT_EQ(Requantize(1000, 0.25f, none, 0.5f, 10, -128, 127), 127);
+  EXPECT_EQ(Requantize(-1000, 0.25f, none, 0.5f, 10, -128, 127), -128);
+  // Beyond the int32 range the value still saturates instead of overflowing.
+  EXPECT_EQ(Requantize(INT32_MAX, 1000.0f, none, 1e-3f, 0, -128, 127), 127);
+  EXPECT_EQ(Requantize(INT32_MIN, 1000.0f, none, 1e-3f, -5, -128, 127), -128);
+}
+
+TEST(Requantize, AppliesTheFusedActivationToTheRealValue) {
+  FusedActivationParams relu6;
+  relu6.kind = FusedActivation::kClip;
+  relu6.a = 0.0f;
+  relu6.b = 6.0f;
+  // real = acc * 0.5: -4 -> -2 -> 0; 10 -> 5; 20 -> 10 -> 6. Output scale 0.5, zero point -128.
+  EXPECT_EQ(Requantize(-4, 0.5f, relu6, 0.5f, -128, -128, 127), -128);
+  EXPECT_EQ(Requantize(10, 0.5f, relu6, 0.5f, -128, -128, 127), -118);
+  EXPECT_EQ(Requantize(20, 0.5f, relu6, 0.5f, -128, -128, 127), -116);
+  FusedActivationParams leaky;
+  leaky.kind = FusedActivation::kLeakyRelu;
+  leaky.a = 0.1f;
+  // real -20 -> -2 -> q -4 (scale 0.5, zero point 0).
+  EXPECT_EQ(Requantize(-40, 0.5f, leaky, 0.5f, 0, -128, 127), -4);
+}
+
+TEST(QuantizeValue, NanQuantizesAsZero) {
+  EXPECT_EQ(QuantizeValue(NAN, 0.1f, 7, -128, 127), 7);
+  EXPECT_EQ(DequantizeValue(-128, 0.5f, -128), 0.0f);
+  EXPECT_EQ(DequantizeValue(127, 0.5f, -128), 127.5f);
 }
 
 }  // namespace

@@ -135,6 +135,61 @@ TEST(ModelLoader, RejectsBadNativeParameters) {
   ExpectInvalid(Mutated([](fb::Model* m) { m->mutable_outputs()->GetMutableObject(0)->mutate_native_c2(0); }), "C2");
 }
 
+// An int8 constant [2, 3] with per-channel parameters along axis 0, dequantized and added to the input.
+compiler::Graph QuantizedConstantGraph(QuantInfo quant) {
+  compiler::Graph g;
+  const int x = g.AddTensor("x", {2, 3}, DataType::kFloat32);
+  g.AddInput(x);
+  const int w = g.AddConstant<int8_t>("w", {2, 3}, DataType::kInt8, {1, 2, 3, -1, -2, -3});
+  g.tensors()[w].quant = std::move(quant);
+  const int scale = g.AddFloatConstant("scale", {2}, {0.5f, 0.25f});
+  Attributes axis;
+  axis.SetInt("axis", 0);
+  const int dequantized = g.AddNode("DequantizeLinear", {w, scale}, axis, 1, "dequantize");
+  const int y = g.AddNode("Add", {dequantized, x}, {}, 1, "add");
+  g.tensors()[y].name = "y";
+  g.AddOutput(y);
+  return g;
+}
+
+QuantInfo PerChannel(std::vector<float> scale, std::vector<int32_t> zero_point, int axis) {
+  QuantInfo q;
+  q.scale = std::move(scale);
+  q.zero_point = std::move(zero_point);
+  q.axis = axis;
+  return q;
+}
+
+TEST(ModelLoader, AcceptsAndKeepsQuantParams) {
+  const std::vector<uint8_t> file =
+      testing::EmitOrDie(QuantizedConstantGraph(PerChannel({0.5f, 0.25f}, {0, 0}, 0)));
+  std::shared_ptr<const Model> model;
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &model).ok());
+  for (const TensorDesc& t : model->tensors()) {
+    if (t.name != "w") continue;
+    EXPECT_EQ(t.quant.scale, (std::vector<float>{0.5f, 0.25f}));
+    EXPECT_EQ(t.quant.axis, 0);
+  }
+  EXPECT_TRUE(LoadAndPrepare(file).ok());
+}
+
+TEST(ModelLoader, RejectsInconsistentQuantParams) {
+  ExpectInvalid(testing::EmitOrDie(QuantizedConstantGraph(PerChannel({0.5f, 0.25f, 1.0f}, {}, 0))),
+                "3 scales along axis 0");
+  ExpectInvalid(testing::EmitOrDie(QuantizedConstantGraph(PerChannel({0.5f, 0.25f}, {}, 2))),
+                "2 scales along axis 2");
+  ExpectInvalid(testing::EmitOrDie(QuantizedConstantGraph(PerChannel({0.5f, 0.25f}, {}, -1))),
+                "per-tensor quantization needs one scale");
+  ExpectInvalid(testing::EmitOrDie(QuantizedConstantGraph(PerChannel({0.5f, 0.25f}, {0}, 0))),
+                "1 zero points for 2 scales");
+  ExpectInvalid(testing::EmitOrDie(QuantizedConstantGraph(PerChannel({0.5f, 0.25f}, {0, 200}, 0))),
+                "zero point 200 is outside INT8");
+  ExpectInvalid(testing::EmitOrDie(QuantizedConstantGraph(PerChannel({0.5f, -1.0f}, {}, 0))), "quant scale -1");
+  compiler::Graph float_with_quant = testing::ConvReluPoolGraph();
+  float_with_quant.tensors()[0].quant = PerChannel({1.0f}, {0}, -1);
+  ExpectInvalid(testing::EmitOrDie(float_with_quant), "cannot carry quantization parameters");
+}
+
 TEST(ModelLoader, RejectsMissingFile) {
   std::shared_ptr<const Model> model;
   const Status s = Model::Load("/nonexistent/model.rknn", 0, &model);

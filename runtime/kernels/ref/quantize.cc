@@ -9,18 +9,13 @@ template <typename T>
 void Quantize(const QuantizeParams& p, const float* x, const float* scales, const T* zero_points, T* y) {
   QuantRange range{};
   QuantizedRange(p.type, &range);
-  const float lo = static_cast<float>(range.min), hi = static_cast<float>(range.max);
+  const int32_t qmin = static_cast<int32_t>(range.min), qmax = static_cast<int32_t>(range.max);
   for (int64_t o = 0; o < p.outer; ++o) {
     for (int64_t a = 0; a < p.axis_size; ++a) {
       const float scale = scales[a];
-      const float zp = zero_points != nullptr ? static_cast<float>(zero_points[a]) : 0.0f;
+      const int32_t zp = zero_points != nullptr ? static_cast<int32_t>(zero_points[a]) : 0;
       const int64_t base = (o * p.axis_size + a) * p.inner;
-      for (int64_t i = 0; i < p.inner; ++i) {
-        float q = RoundHalfToEven(x[base + i] / scale) + zp;
-        // NaN has no integer value: it quantizes as 0.0 does.
-        if (!(q == q)) q = zp;
-        y[base + i] = static_cast<T>(q < lo ? lo : q > hi ? hi : q);
-      }
+      for (int64_t i = 0; i < p.inner; ++i) y[base + i] = static_cast<T>(QuantizeValue(x[base + i], scale, zp, qmin, qmax));
     }
   }
 }
@@ -30,27 +25,14 @@ void Dequantize(const QuantizeParams& p, const T* x, const float* scales, const 
   for (int64_t o = 0; o < p.outer; ++o) {
     for (int64_t a = 0; a < p.axis_size; ++a) {
       const float scale = scales[a];
-      const int64_t zp = zero_points != nullptr ? static_cast<int64_t>(zero_points[a]) : 0;
+      const int32_t zp = zero_points != nullptr ? static_cast<int32_t>(zero_points[a]) : 0;
       const int64_t base = (o * p.axis_size + a) * p.inner;
-      for (int64_t i = 0; i < p.inner; ++i) {
-        y[base + i] = static_cast<float>(static_cast<int64_t>(x[base + i]) - zp) * scale;
-      }
+      for (int64_t i = 0; i < p.inner; ++i) y[base + i] = DequantizeValue(static_cast<int32_t>(x[base + i]), scale, zp);
     }
   }
 }
 
 }  // namespace
-
-bool QuantizedRange(DataType type, QuantRange* range) {
-  switch (type) {
-    case DataType::kInt8: *range = {INT8_MIN, INT8_MAX}; return true;
-    case DataType::kUint8: *range = {0, UINT8_MAX}; return true;
-    case DataType::kInt16: *range = {INT16_MIN, INT16_MAX}; return true;
-    case DataType::kUint16: *range = {0, UINT16_MAX}; return true;
-    case DataType::kInt32: *range = {INT32_MIN, INT32_MAX}; return true;
-    default: return false;
-  }
-}
 
 void quantize__ref(const QuantizeParams& p, const float* x, const float* scales, const void* zero_points, void* y) {
   switch (p.type) {

@@ -5,19 +5,26 @@
 //   q    = saturate(round(real / scale) + zero_point)
 //
 // `round` is to nearest with ties to even (ONNX QuantizeLinear, ONNX Runtime's
-// MLAS and oneDNN all round this way), computed in float32 so that optimized
-// kernels can match the reference exactly. `saturate` clamps to the integer
-// type's range. Requantizing an int32 accumulator (a convolution's sum of
-// products) to an output scale uses one float multiplier per output channel:
+// MLAS and oneDNN all round this way), in float32. `saturate` clamps to the
+// integer type's range.
 //
-//   q_out = saturate(round(acc * multiplier) + zero_point_out),
-//   multiplier = scale_in * scale_weight / scale_out   (computed in double, stored as float)
+// An integer kernel accumulates sum((x - zp_x) * w) + bias in int32, where the
+// accumulator's real value is acc * acc_scale with acc_scale = scale_x *
+// scale_w (per output channel for per-channel weights). Its output is
+//
+//   q_out = saturate(round(activation(acc * acc_scale) / scale_out) + zp_out)
+//
+// with the fused activation applied to the real value in float32 -- the order
+// of oneDNN's int8 primitives with post-ops, so an optimized kernel can match
+// the reference to the last bit, or within one step where it multiplies by
+// a precomputed 1/scale_out instead of dividing.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
 #include "runtime/core/types.h"
+#include "runtime/kernels/ref/fused_activation.h"
 
 namespace npurt {
 
@@ -25,18 +32,25 @@ namespace npurt {
 // which npurt never changes).
 inline float RoundHalfToEven(float x) { return std::nearbyint(x); }
 
-// Integer range of the quantized types (int8, uint8, int16, uint16, int32).
-struct QuantRange {
-  int64_t min;
-  int64_t max;
-};
-bool QuantizedRange(DataType type, QuantRange* range);
+// saturate(round(real / scale) + zero_point); NaN quantizes as 0.0 does.
+inline int32_t QuantizeValue(float real, float scale, int32_t zero_point, int32_t qmin, int32_t qmax) {
+  float q = RoundHalfToEven(real / scale);
+  if (!(q == q)) q = 0.0f;
+  // Clamp in float: the quotient can exceed the int32 range.
+  const float lo = static_cast<float>(qmin) - static_cast<float>(zero_point);
+  const float hi = static_cast<float>(qmax) - static_cast<float>(zero_point);
+  return static_cast<int32_t>(q < lo ? lo : q > hi ? hi : q) + zero_point;
+}
 
-inline int32_t Requantize(int32_t acc, float multiplier, int32_t zero_point, int32_t qmin, int32_t qmax) {
-  const float scaled = RoundHalfToEven(static_cast<float>(acc) * multiplier);
-  // Clamp in float first: the product can exceed the int32 range.
-  const float lo = static_cast<float>(qmin - zero_point), hi = static_cast<float>(qmax - zero_point);
-  return static_cast<int32_t>(scaled < lo ? lo : scaled > hi ? hi : scaled) + zero_point;
+inline float DequantizeValue(int32_t q, float scale, int32_t zero_point) {
+  return static_cast<float>(static_cast<int64_t>(q) - zero_point) * scale;
+}
+
+// An int32 accumulator to the output type (see the header comment).
+inline int32_t Requantize(int32_t acc, float acc_scale, const FusedActivationParams& activation, float out_scale,
+                          int32_t out_zero_point, int32_t qmin, int32_t qmax) {
+  const float real = ApplyFusedActivation(activation, static_cast<float>(acc) * acc_scale);
+  return QuantizeValue(real, out_scale, out_zero_point, qmin, qmax);
 }
 
 // A tensor viewed as [outer, axis_size, inner]: one scale and zero point per
