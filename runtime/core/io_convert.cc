@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "runtime/core/native_layout.h"
+#include "runtime/kernels/ref/quantize.h"
 
 namespace npurt {
 namespace {
@@ -43,6 +44,38 @@ void Store(DataType t, void* p, uint64_t i, float v) {
     case DataType::kInt64: static_cast<int64_t*>(p)[i] = static_cast<int64_t>(v); break;
     case DataType::kBool: static_cast<uint8_t*>(p)[i] = v != 0.0f; break;
   }
+}
+
+// A quantized model tensor (per-tensor parameters: the compiler never puts
+// per-axis parameters on inputs or outputs) holds codes; applications see
+// real values unless they pass the tensor's own integer type.
+struct Quantization {
+  bool on = false;
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  int32_t qmin = 0, qmax = 0;
+};
+
+Quantization QuantizationOf(const Tensor& t) {
+  Quantization q;
+  QuantRange range{};
+  if (t.quant.empty() || !QuantizedRange(t.dtype, &range)) return q;
+  q.on = true;
+  q.scale = t.quant.scale[0];
+  q.zero_point = t.quant.zero_point.empty() ? 0 : t.quant.zero_point[0];
+  q.qmin = static_cast<int32_t>(range.min);
+  q.qmax = static_cast<int32_t>(range.max);
+  return q;
+}
+
+float LoadReal(DataType t, const Quantization& q, const void* p, uint64_t i) {
+  const float v = Load(t, p, i);
+  return q.on ? DequantizeValue(static_cast<int32_t>(v), q.scale, q.zero_point) : v;
+}
+
+void StoreReal(DataType t, const Quantization& q, void* p, uint64_t i, float v) {
+  if (q.on) v = static_cast<float>(QuantizeValue(v, q.scale, q.zero_point, q.qmin, q.qmax));
+  Store(t, p, i, v);
 }
 
 bool IsExactCopy(DataType a, DataType b) { return a == b; }
@@ -86,7 +119,11 @@ Status ImportInput(const HostBuffer& src, const IoDesc& io, bool normalize, Tens
                        ShapeToString(dst->shape).c_str(), LayoutName(src.fmt), DataTypeName(src.dtype),
                        static_cast<unsigned long long>(need));
   }
-  const bool has_norm = normalize && (!io.mean.empty() || !io.std.empty() || !io.channel_order.empty());
+  // A buffer in the quantized tensor's own type holds codes: no normalization, no quantization.
+  const Quantization q = src.dtype == dst->dtype ? Quantization() : QuantizationOf(*dst);
+  const bool codes = src.dtype == dst->dtype && !dst->quant.empty();
+  const bool has_norm =
+      normalize && !codes && (!io.mean.empty() || !io.std.empty() || !io.channel_order.empty());
   const bool plain = src.fmt == Layout::kNCHW || dst->shape.size() != 4 || src.fmt == Layout::kUndefined;
   if (!has_norm && plain && src.w_stride == 0 && IsExactCopy(src.dtype, dst->dtype)) {
     std::memcpy(dst->data, src.data, dst->bytes);
@@ -101,7 +138,7 @@ Status ImportInput(const HostBuffer& src, const IoDesc& io, bool normalize, Tens
   }
   if (!has_norm || dst->shape.size() != 4) {
     ForEachElement(dst->shape, src, [&](uint64_t ext, uint64_t in, int64_t) {
-      Store(dst->dtype, dst->data, in, Load(src.dtype, src.data, ext));
+      StoreReal(dst->dtype, q, dst->data, in, Load(src.dtype, src.data, ext));
     });
     return Status::Ok();
   }
@@ -119,7 +156,7 @@ Status ImportInput(const HostBuffer& src, const IoDesc& io, bool normalize, Tens
       for (int64_t h = 0; h < H; ++h) {
         for (int64_t w = 0; w < W; ++w) {
           const float v = Load(src.dtype, src.data, Offset4d(fmt, s, ws, src.c2, n, from, h, w));
-          Store(dst->dtype, dst->data, in++, (v - mean) / std_dev);
+          StoreReal(dst->dtype, q, dst->data, in++, (v - mean) / std_dev);
         }
       }
     }
@@ -141,8 +178,10 @@ Status ExportOutput(const Tensor& src, const HostBuffer& dst) {
     return Status::Ok();
   }
   if (need > 0 && dst.fmt != Layout::kNCHW) std::memset(out, 0, need);  // padding bytes are defined zeros
+  // Codes leave as codes in the tensor's own type, as real values otherwise (want_float).
+  const Quantization q = src.dtype == dst.dtype ? Quantization() : QuantizationOf(src);
   ForEachElement(src.shape, dst, [&](uint64_t ext, uint64_t in, int64_t) {
-    Store(dst.dtype, out, ext, Load(src.dtype, src.data, in));
+    Store(dst.dtype, out, ext, LoadReal(src.dtype, q, src.data, in));
   });
   return Status::Ok();
 }

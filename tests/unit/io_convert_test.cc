@@ -35,6 +35,74 @@ TEST(ImportInput, NhwcUint8WithMeanStdAndChannelOrder) {
   EXPECT_EQ(storage, want);
 }
 
+// An int8 tensor with per-tensor parameters scale 0.5, zero point -3.
+Tensor MakeQuantizedTensor(Shape shape, std::vector<int8_t>* storage) {
+  Tensor t;
+  t.shape = std::move(shape);
+  t.dtype = DataType::kInt8;
+  storage->assign(static_cast<size_t>(NumElements(t.shape)), 99);
+  t.data = storage->data();
+  t.bytes = storage->size();
+  t.quant.scale = {0.5f};
+  t.quant.zero_point = {-3};
+  return t;
+}
+
+TEST(ImportInput, QuantizesNormalizedUint8IntoAnInt8Input) {
+  std::vector<int8_t> storage;
+  Tensor t = MakeQuantizedTensor({1, 2, 1, 2}, &storage);
+  const uint8_t nhwc[] = {10, 200, 11, 0};  // pixel0 (c0, c1), pixel1 (c0, c1)
+  IoDesc io;
+  io.mean = {0, 100};
+  io.std = {2, 1};
+  HostBuffer src;
+  src.data = nhwc;
+  src.size = sizeof(nhwc);
+  src.dtype = DataType::kUint8;
+  src.fmt = Layout::kNHWC;
+  ASSERT_TRUE(ImportInput(src, io, true, &t).ok());
+  // c0: 10/2 = 5 -> 5/0.5 - 3 = 7; 11/2 = 5.5 -> 11 - 3 = 8.
+  // c1: 200-100 = 100 -> 200 - 3 saturates to 127; 0-100 = -100 -> -200 - 3 saturates to -128.
+  EXPECT_EQ(storage, (std::vector<int8_t>{7, 8, 127, -128}));
+}
+
+TEST(ImportInput, Int8BufferHoldsCodesForAnInt8Input) {
+  std::vector<int8_t> storage;
+  Tensor t = MakeQuantizedTensor({1, 2, 1, 1}, &storage);
+  const int8_t codes[] = {-128, 42};
+  IoDesc io;
+  io.mean = {50, 50};  // not applied to codes
+  HostBuffer src;
+  src.data = codes;
+  src.size = sizeof(codes);
+  src.dtype = DataType::kInt8;
+  src.fmt = Layout::kNCHW;
+  ASSERT_TRUE(ImportInput(src, io, true, &t).ok());
+  EXPECT_EQ(storage, (std::vector<int8_t>{-128, 42}));
+}
+
+TEST(ExportOutput, DequantizesForFloatAndCopiesCodesForInt8) {
+  std::vector<int8_t> storage;
+  Tensor t = MakeQuantizedTensor({3}, &storage);
+  storage = {-3, 7, -128};
+  t.data = storage.data();
+  float real[3] = {};
+  HostBuffer as_float;
+  as_float.data = real;
+  as_float.size = sizeof(real);
+  as_float.dtype = DataType::kFloat32;
+  as_float.fmt = Layout::kUndefined;
+  ASSERT_TRUE(ExportOutput(t, as_float).ok());
+  EXPECT_EQ(std::vector<float>(real, real + 3), (std::vector<float>{0.0f, 5.0f, -62.5f}));
+  int8_t codes[3] = {};
+  HostBuffer as_int8 = as_float;
+  as_int8.data = codes;
+  as_int8.size = sizeof(codes);
+  as_int8.dtype = DataType::kInt8;
+  ASSERT_TRUE(ExportOutput(t, as_int8).ok());
+  EXPECT_EQ(std::vector<int8_t>(codes, codes + 3), (std::vector<int8_t>{-3, 7, -128}));
+}
+
 TEST(ImportInput, PassThroughSkipsNormalization) {
   std::vector<float> storage;
   Tensor t = MakeTensor({1, 2, 1, 1}, &storage);
