@@ -76,6 +76,7 @@ Status EmitModel(const Graph& graph_in, const EmitOptions& options, std::vector<
       graph.tensors()[copy].name = name + (repeated ? ":" + std::to_string(&o - outputs.data()) : ":copy");
       graph.tensors()[copy].shape = t.shape;
       graph.tensors()[copy].dtype = t.dtype;
+      graph.tensors()[copy].quant = t.quant;
       graph.tensors()[copy].has_shape = true;
       o = copy;
     }
