@@ -2,11 +2,14 @@
 // native), operators in execution order, the memory plan and sizes.
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "runtime/core/context.h"
 #include "runtime/core/model.h"
 #include "runtime/core/native_layout.h"
+#include "runtime/core/op_macs.h"
 #include "runtime/ops/op.h"
 #include "tools/npurt/commands.h"
 
@@ -84,15 +87,36 @@ int Info(const std::string& path) {
     }
     std::printf("\n");
   }
-  std::printf("Operators (%zu, execution order):\n", m->ops().size());
+  std::printf("Operators (%zu, execution order; precision = the type of the first input):\n", m->ops().size());
+  // MACs per precision: how much of the model's arithmetic runs in int8.
+  std::map<std::string, int64_t> macs_by_precision;
+  int64_t total_macs = 0;
   for (size_t k = 0; k < m->ops().size(); ++k) {
     const OpDesc& op = m->ops()[k];
     std::string ins, outs;
-    for (int i : op.inputs) ins += (ins.empty() ? "" : ", ") + (i < 0 ? std::string("-") : m->tensors()[i].name);
+    std::vector<const Shape*> shapes;
+    for (int i : op.inputs) {
+      ins += (ins.empty() ? "" : ", ") + (i < 0 ? std::string("-") : m->tensors()[i].name);
+      shapes.push_back(i < 0 ? nullptr : &m->tensors()[i].shape);
+    }
     for (int o : op.outputs) {
       outs += (outs.empty() ? "" : ", ") + m->tensors()[o].name + ShapeToString(m->tensors()[o].shape);
     }
-    std::printf("  %3zu %-18s %-28s (%s) -> %s\n", k, op.def->name, op.name.c_str(), ins.c_str(), outs.c_str());
+    const char* precision = op.inputs.empty() || op.inputs[0] < 0 ? "-" : DataTypeName(m->tensors()[op.inputs[0]].dtype);
+    const int64_t macs = op.outputs.empty() ? 0 : OpMacs(op.def->name, op.attrs, shapes, m->tensors()[op.outputs[0]].shape);
+    if (macs > 0) {
+      macs_by_precision[precision] += macs;
+      total_macs += macs;
+    }
+    std::printf("  %3zu %-18s %-8s %-28s (%s) -> %s\n", k, op.def->name, precision, op.name.c_str(), ins.c_str(),
+                outs.c_str());
+  }
+  if (total_macs > 0) {
+    std::printf("\nMACs: %.3f G", static_cast<double>(total_macs) * 1e-9);
+    for (const auto& [precision, macs] : macs_by_precision) {
+      std::printf(", %s %.1f%%", precision.c_str(), 100.0 * static_cast<double>(macs) / static_cast<double>(total_macs));
+    }
+    std::printf("\n");
   }
   std::printf("\nMemory plan (tensor, storage, offset, bytes):\n");
   for (const TensorDesc& t : m->tensors()) {
