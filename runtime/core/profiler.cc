@@ -10,6 +10,7 @@
 #include "runtime/core/log.h"
 #include "runtime/core/npy.h"
 #include "runtime/kernels/ref/cast.h"
+#include "runtime/kernels/ref/quantize.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -40,6 +41,23 @@ void LayerDebugProfiler::EndOp(int index, const OpNode& node) {
     a.shape = t->shape;
     a.data.resize(static_cast<size_t>(t->num_elements()) * sizeof(float));
     cast__ref({t->dtype, DataType::kFloat32, static_cast<size_t>(t->num_elements())}, t->data, a.data.data());
+    // Quantized tensors are dumped as the real values they stand for, comparable with a float model's dump.
+    if (!t->quant.empty()) {
+      float* v = reinterpret_cast<float*>(a.data.data());
+      const QuantInfo& q = t->quant;
+      int64_t inner = t->num_elements();
+      int64_t channels = 1;
+      if (q.axis >= 0) {
+        channels = t->shape[static_cast<size_t>(q.axis)];
+        inner = 1;
+        for (size_t d = static_cast<size_t>(q.axis) + 1; d < t->shape.size(); ++d) inner *= t->shape[d];
+      }
+      for (int64_t i = 0; i < t->num_elements(); ++i) {
+        const size_t c = static_cast<size_t>((i / inner) % channels);
+        const int32_t zp = q.zero_point.empty() ? 0 : q.zero_point[c];
+        v[i] = DequantizeValue(static_cast<int32_t>(v[i]), q.scale[c], zp);
+      }
+    }
     std::string name = t->name;
     for (char& c : name) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
