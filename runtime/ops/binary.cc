@@ -2,11 +2,20 @@
 // Mul, Div, Max, Min, Pow, PRelu. Max and Min are variadic (1..N inputs, all
 // broadcast together); PRelu's slope broadcasts to X only. Add may carry an
 // activation fused by the compiler: string attribute `activation`, "" or "Relu".
+//
+// INT8 (quantized models): every op takes INT8 inputs with per-tensor
+// quantization and gives an INT8 output quantized with the output tensor's
+// parameters; the result is computed on the real values (binary.h). PRelu's
+// slope and Pow's exponent may instead be float32 (used as real values). Max
+// and Min also take plain INT8 integers (no quantization parameters on any
+// tensor of the node): they only compare values.
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <string>
 
 #include "runtime/kernels/ref/binary.h"
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -17,6 +26,9 @@ struct BinaryState : OpState {
   // Min); step k >= 1 combines the output so far with input k + 1. So with 3+
   // inputs the output must not share memory with inputs 2 onward.
   std::vector<BinaryParams> steps;
+  // INT8 path: the same steps (intermediate results carry the output's
+  // quantization, which is exact for Max and Min, the only variadic ops).
+  std::vector<S8BinaryParams> s8_steps;
 };
 
 const char* OpName(BinaryOp op) {
@@ -39,9 +51,23 @@ bool IsArithmeticType(DataType t) {
   return t == DataType::kFloat32 || t == DataType::kInt32 || t == DataType::kInt64;
 }
 
+// INT8 inputs: all INT8, except that PRelu's slope and Pow's exponent may be float32.
+Status CheckInt8Types(BinaryOp op, const std::vector<const Tensor*>& inputs) {
+  const char* name = OpName(op);
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    const DataType t = inputs[i]->dtype;
+    if ((op == BinaryOp::kPRelu || op == BinaryOp::kPow) && t == DataType::kFloat32) continue;
+    NPURT_CHECK_OR_RETURN(t == DataType::kInt8, kModelInvalid,
+                          "%s: input %zu has type %s; with an INT8 input 0 it must be INT8%s", name, i,
+                          DataTypeName(t), op == BinaryOp::kPRelu || op == BinaryOp::kPow ? " or FP32" : "");
+  }
+  return Status::Ok();
+}
+
 Status CheckTypes(BinaryOp op, const std::vector<const Tensor*>& inputs) {
   const char* name = OpName(op);
   const DataType t0 = inputs[0]->dtype;
+  if (t0 == DataType::kInt8) return CheckInt8Types(op, inputs);
   if (op == BinaryOp::kPow) {
     NPURT_RETURN_IF_ERROR(ExpectInputType(name, inputs[0], DataType::kFloat32, 0));
     NPURT_CHECK_OR_RETURN(IsArithmeticType(inputs[1]->dtype), kModelInvalid,
@@ -116,6 +142,47 @@ Status BinaryInfer(const Attributes& attrs, const std::vector<const Tensor*>& in
   return Status::Ok();
 }
 
+// Fills state->s8_steps from the plans in state->steps and the tensors' quantization.
+template <BinaryOp kOp>
+Status PrepareInt8(OpNode* node, bool relu, BinaryState* state) {
+  const char* name = OpName(kOp);
+  std::vector<const Tensor*> inputs(node->inputs.begin(), node->inputs.end());
+  NPURT_RETURN_IF_ERROR(CheckTypes(kOp, inputs));
+  NPURT_CHECK_OR_RETURN(node->outputs[0]->dtype == DataType::kInt8, kModelInvalid,
+                        "%s: output '%s' is %s, expected INT8 for INT8 inputs", name, node->outputs[0]->name.c_str(),
+                        DataTypeName(node->outputs[0]->dtype));
+  // Max and Min only compare: plain integers (no parameters anywhere) run as scale 1, zero point 0.
+  const bool plain = IsVariadic(kOp) && HasNoQuantization(*node);
+  ActivationQuant out_q;
+  std::vector<ActivationQuant> in_q(inputs.size());
+  if (!plain) {
+    NPURT_RETURN_IF_ERROR(GetActivationQuant(name, *node->outputs[0], "output", &out_q));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i]->dtype != DataType::kInt8) continue;  // a float32 slope / exponent
+      char role[32];
+      snprintf(role, sizeof(role), "input %zu", i);
+      NPURT_RETURN_IF_ERROR(GetActivationQuant(name, *inputs[i], role, &in_q[i]));
+    }
+  }
+  const size_t n = inputs.size();
+  state->s8_steps.resize(state->steps.size());
+  for (size_t k = 0; k < state->steps.size(); ++k) {
+    S8BinaryParams& p = state->s8_steps[k];
+    p.op = kOp;
+    p.plan = state->steps[k].plan;
+    const ActivationQuant& a = k == 0 ? in_q[0] : out_q;
+    const ActivationQuant& b = in_q[n == 1 ? 0 : k + 1];
+    p.a_scale = a.scale;
+    p.a_zero_point = a.zero_point;
+    p.b_scale = b.scale;
+    p.b_zero_point = b.zero_point;
+    p.out_scale = out_q.scale;
+    p.out_zero_point = out_q.zero_point;
+    p.activation.kind = relu ? FusedActivation::kRelu : FusedActivation::kNone;
+  }
+  return Status::Ok();
+}
+
 template <BinaryOp kOp>
 Status BinaryPrepare(OpNode* node) {
   const char* name = OpName(kOp);
@@ -134,15 +201,29 @@ Status BinaryPrepare(OpNode* node) {
     NPURT_CHECK_OR_RETURN(MakeBroadcastPlan(out, operands, 2, &p.plan), kModelInvalid,
                           "%s: inputs do not broadcast to output shape %s", name, ShapeToString(out).c_str());
   }
+  if (node->inputs[0]->dtype == DataType::kInt8) NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, relu, state.get()));
   node->state = std::move(state);
   return Status::Ok();
 }
 
 template <BinaryOp kOp>
 Status BinaryEval(OpNode* node) {
-  const std::vector<BinaryParams>& steps = node->state_as<BinaryState>()->steps;
+  const BinaryState* state = node->state_as<BinaryState>();
+  const std::vector<BinaryParams>& steps = state->steps;
   Tensor* out = node->outputs[0];
   const size_t n = node->inputs.size();
+  if (out->dtype == DataType::kInt8) {
+    for (size_t k = 0; k < steps.size(); ++k) {
+      const Tensor* a = k == 0 ? node->inputs[0] : out;
+      const Tensor* b = node->inputs[n == 1 ? 0 : k + 1];
+      if (b->dtype == DataType::kFloat32) {
+        s8_binary_f32__ref(state->s8_steps[k], a->as<int8_t>(), b->as<float>(), out->as<int8_t>());
+      } else {
+        s8_binary__ref(state->s8_steps[k], a->as<int8_t>(), b->as<int8_t>(), out->as<int8_t>());
+      }
+    }
+    return Status::Ok();
+  }
   for (size_t k = 0; k < steps.size(); ++k) {
     const Tensor* a = k == 0 ? node->inputs[0] : out;
     const Tensor* b = node->inputs[n == 1 ? 0 : k + 1];

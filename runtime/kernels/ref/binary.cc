@@ -6,19 +6,6 @@
 namespace npurt {
 namespace {
 
-template <typename A, typename B, typename T, typename Fn>
-void Apply(const BroadcastPlan& plan, const A* a, const B* b, T* out, Fn fn) {
-  const int64_t n = plan.dims[plan.rank - 1];
-  const int64_t sa = plan.strides[0][plan.rank - 1];
-  const int64_t sb = plan.strides[1][plan.rank - 1];
-  ForEachBroadcastRow(plan, [&](const int64_t* offsets, int64_t out_offset) {
-    const A* ra = a + offsets[0];
-    const B* rb = b + offsets[1];
-    T* ro = out + out_offset;
-    for (int64_t i = 0; i < n; ++i) ro[i] = fn(ra[i * sa], rb[i * sb]);
-  });
-}
-
 // Signed overflow is undefined in C++; do the arithmetic in the unsigned type.
 template <typename T>
 T WrapAdd(T x, T y) {
@@ -45,12 +32,12 @@ T SafeDiv(T x, T y) {
 template <typename T>
 void IntegerBinary(const BinaryParams& p, const T* a, const T* b, T* out) {
   switch (p.op) {
-    case BinaryOp::kAdd: Apply(p.plan, a, b, out, [](T x, T y) { return WrapAdd(x, y); }); break;
-    case BinaryOp::kSub: Apply(p.plan, a, b, out, [](T x, T y) { return WrapSub(x, y); }); break;
-    case BinaryOp::kMul: Apply(p.plan, a, b, out, [](T x, T y) { return WrapMul(x, y); }); break;
-    case BinaryOp::kDiv: Apply(p.plan, a, b, out, [](T x, T y) { return SafeDiv(x, y); }); break;
-    case BinaryOp::kMax: Apply(p.plan, a, b, out, [](T x, T y) { return x > y ? x : y; }); break;
-    case BinaryOp::kMin: Apply(p.plan, a, b, out, [](T x, T y) { return x < y ? x : y; }); break;
+    case BinaryOp::kAdd: BinaryBroadcastApply(p.plan, a, b, out, [](T x, T y) { return WrapAdd(x, y); }); break;
+    case BinaryOp::kSub: BinaryBroadcastApply(p.plan, a, b, out, [](T x, T y) { return WrapSub(x, y); }); break;
+    case BinaryOp::kMul: BinaryBroadcastApply(p.plan, a, b, out, [](T x, T y) { return WrapMul(x, y); }); break;
+    case BinaryOp::kDiv: BinaryBroadcastApply(p.plan, a, b, out, [](T x, T y) { return SafeDiv(x, y); }); break;
+    case BinaryOp::kMax: BinaryBroadcastApply(p.plan, a, b, out, [](T x, T y) { return x > y ? x : y; }); break;
+    case BinaryOp::kMin: BinaryBroadcastApply(p.plan, a, b, out, [](T x, T y) { return x < y ? x : y; }); break;
     case BinaryOp::kPow:
     case BinaryOp::kPRelu: return;  // rejected by the op
   }
@@ -62,7 +49,7 @@ void IntegerBinary(const BinaryParams& p, const T* a, const T* b, T* out) {
 
 template <typename E>
 void PowWithExponent(const BinaryParams& p, const float* base, const E* exponent, float* out) {
-  Apply(p.plan, base, exponent, out, [](float x, E y) {
+  BinaryBroadcastApply(p.plan, base, exponent, out, [](float x, E y) {
     return static_cast<float>(std::pow(static_cast<double>(x), static_cast<double>(y)));
   });
 }
@@ -71,14 +58,14 @@ void PowWithExponent(const BinaryParams& p, const float* base, const E* exponent
 
 void f32_binary__ref(const BinaryParams& p, const float* a, const float* b, float* out) {
   switch (p.op) {
-    case BinaryOp::kAdd: Apply(p.plan, a, b, out, [](float x, float y) { return x + y; }); break;
-    case BinaryOp::kSub: Apply(p.plan, a, b, out, [](float x, float y) { return x - y; }); break;
-    case BinaryOp::kMul: Apply(p.plan, a, b, out, [](float x, float y) { return x * y; }); break;
-    case BinaryOp::kDiv: Apply(p.plan, a, b, out, [](float x, float y) { return x / y; }); break;
-    case BinaryOp::kMax: Apply(p.plan, a, b, out, [](float x, float y) { return (x != x || x > y) ? x : y; }); break;
-    case BinaryOp::kMin: Apply(p.plan, a, b, out, [](float x, float y) { return (x != x || x < y) ? x : y; }); break;
-    case BinaryOp::kPow: PowWithExponent(p, a, b, out); break;
-    case BinaryOp::kPRelu: Apply(p.plan, a, b, out, [](float x, float slope) { return x < 0 ? x * slope : x; }); break;
+    case BinaryOp::kAdd: BinaryBroadcastApply(p.plan, a, b, out, BinaryValue<BinaryOp::kAdd>); break;
+    case BinaryOp::kSub: BinaryBroadcastApply(p.plan, a, b, out, BinaryValue<BinaryOp::kSub>); break;
+    case BinaryOp::kMul: BinaryBroadcastApply(p.plan, a, b, out, BinaryValue<BinaryOp::kMul>); break;
+    case BinaryOp::kDiv: BinaryBroadcastApply(p.plan, a, b, out, BinaryValue<BinaryOp::kDiv>); break;
+    case BinaryOp::kMax: BinaryBroadcastApply(p.plan, a, b, out, BinaryValue<BinaryOp::kMax>); break;
+    case BinaryOp::kMin: BinaryBroadcastApply(p.plan, a, b, out, BinaryValue<BinaryOp::kMin>); break;
+    case BinaryOp::kPow: BinaryBroadcastApply(p.plan, a, b, out, BinaryValue<BinaryOp::kPow>); break;
+    case BinaryOp::kPRelu: BinaryBroadcastApply(p.plan, a, b, out, BinaryValue<BinaryOp::kPRelu>); break;
   }
   if (p.relu) {
     // x < 0 keeps NaN, like ONNX Relu in unary.cc.

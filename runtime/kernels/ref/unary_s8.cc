@@ -1,0 +1,48 @@
+// int8 element-wise functions of one input: a 256-entry table per op, built
+// from the float formulas of unary.h, then one lookup per element.
+#include <cstdint>
+#include <limits>
+
+#include "runtime/kernels/ref/quantize.h"
+#include "runtime/kernels/ref/unary.h"
+
+namespace npurt {
+namespace {
+
+constexpr int32_t kMin = std::numeric_limits<int8_t>::min();
+constexpr int32_t kMax = std::numeric_limits<int8_t>::max();
+static_assert(kMax - kMin + 1 == kS8TableSize, "one entry per int8 code");
+
+template <UnaryOp kOp>
+void Tabulate(const UnaryParams& p, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp, int8_t* table) {
+  for (int32_t q = kMin; q <= kMax; ++q) {
+    const float y = UnaryValue<kOp>(p, DequantizeValue(q, in_scale, in_zp));
+    table[q - kMin] = static_cast<int8_t>(QuantizeValue(y, out_scale, out_zp, kMin, kMax));
+  }
+}
+
+}  // namespace
+
+void BuildS8UnaryTable(const UnaryParams& p, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
+                       int8_t* table) {
+  switch (p.op) {
+    case UnaryOp::kRelu: Tabulate<UnaryOp::kRelu>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kClip: Tabulate<UnaryOp::kClip>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kLeakyRelu: Tabulate<UnaryOp::kLeakyRelu>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kSigmoid: Tabulate<UnaryOp::kSigmoid>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kHardSigmoid: Tabulate<UnaryOp::kHardSigmoid>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kHardSwish: Tabulate<UnaryOp::kHardSwish>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kTanh: Tabulate<UnaryOp::kTanh>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kExp: Tabulate<UnaryOp::kExp>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kLog: Tabulate<UnaryOp::kLog>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kSqrt: Tabulate<UnaryOp::kSqrt>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    case UnaryOp::kErf: Tabulate<UnaryOp::kErf>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+  }
+}
+
+void s8_lookup__ref(const S8LookupParams& p, const int8_t* x, int8_t* y) {
+  const int8_t* table = p.table;
+  for (int64_t i = 0; i < p.count; ++i) y[i] = table[static_cast<int32_t>(x[i]) - kMin];
+}
+
+}  // namespace npurt

@@ -1,0 +1,86 @@
+// Quantization checks shared by the int8 paths of the element-wise, pooling and
+// data-movement ops (the int8 op contract: activations are INT8 with one scale
+// and one zero point; the compiler records the output's parameters and prepare
+// reads them from the output tensor).
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/core/status.h"
+#include "runtime/core/types.h"
+#include "runtime/ops/op.h"
+
+namespace npurt {
+
+// Per-tensor parameters of one activation: real = scale * (q - zero_point).
+struct ActivationQuant {
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+
+  bool operator==(const ActivationQuant& o) const { return scale == o.scale && zero_point == o.zero_point; }
+  bool operator!=(const ActivationQuant& o) const { return !(*this == o); }
+};
+
+inline int32_t QuantZeroPoint(const QuantInfo& q) { return q.zero_point.empty() ? 0 : q.zero_point[0]; }
+
+// The per-tensor parameters of int8 activation `t` (`role` names it in
+// messages: "input 0", "output"); kModelInvalid when they are missing,
+// per-axis or not a positive finite scale with a zero point in the type's range.
+inline Status GetActivationQuant(const char* op, const Tensor& t, const char* role, ActivationQuant* out) {
+  const QuantInfo& q = t.quant;
+  NPURT_CHECK_OR_RETURN(!q.empty(), kModelInvalid, "%s: %s '%s' is %s but has no quantization parameters", op, role,
+                        t.name.c_str(), DataTypeName(t.dtype));
+  NPURT_CHECK_OR_RETURN(q.per_tensor() && q.zero_point.size() <= 1, kModelInvalid,
+                        "%s: %s '%s' has per-axis quantization (%zu scales, axis %d); activations need one scale", op,
+                        role, t.name.c_str(), q.scale.size(), q.axis);
+  const float scale = q.scale[0];
+  NPURT_CHECK_OR_RETURN(scale > 0.0f && scale < 3.4e38f, kModelInvalid, "%s: %s '%s' has quantization scale %g", op,
+                        role, t.name.c_str(), static_cast<double>(scale));
+  QuantRange range{};
+  const int32_t zp = QuantZeroPoint(q);
+  NPURT_CHECK_OR_RETURN(QuantizedRange(t.dtype, &range) && zp >= range.min && zp <= range.max, kModelInvalid,
+                        "%s: %s '%s' has zero point %d outside %s", op, role, t.name.c_str(), zp,
+                        DataTypeName(t.dtype));
+  out->scale = scale;
+  out->zero_point = zp;
+  return Status::Ok();
+}
+
+// True when no tensor of `node` carries quantization parameters. Its INT8
+// values are then plain integers with ONNX integer semantics, which the ops
+// that only compare and select values (Max, Min, Clip, Relu, MaxPool,
+// GlobalMaxPool) compute exactly by treating them as quantized with scale 1
+// and zero point 0. Every other int8 op requires parameters.
+inline bool HasNoQuantization(const OpNode& node) {
+  for (const Tensor* t : node.inputs) {
+    if (t != nullptr && !t->quant.empty()) return false;
+  }
+  for (const Tensor* t : node.outputs) {
+    if (t != nullptr && !t->quant.empty()) return false;
+  }
+  return true;
+}
+
+// Ops that move bytes (Reshape, Transpose, Slice, Split, Gather, Pad, ...)
+// cannot change the quantization: the output must carry exactly the input's
+// parameters (the compiler guarantees it), or neither carries any (plain
+// integer data). Parameters that are present must be per-tensor.
+inline Status ExpectSameQuant(const char* op, const Tensor& in, const Tensor& out) {
+  const QuantInfo& a = in.quant;
+  const QuantInfo& b = out.quant;
+  if (a.empty() && b.empty()) return Status::Ok();
+  NPURT_CHECK_OR_RETURN(!a.empty() && !b.empty(), kModelInvalid,
+                        "%s: only one of input '%s' and output '%s' has quantization parameters", op, in.name.c_str(),
+                        out.name.c_str());
+  ActivationQuant qa, qb;
+  NPURT_RETURN_IF_ERROR(GetActivationQuant(op, in, "input", &qa));
+  NPURT_RETURN_IF_ERROR(GetActivationQuant(op, out, "output", &qb));
+  NPURT_CHECK_OR_RETURN(qa == qb, kModelInvalid,
+                        "%s: output '%s' quantization (scale %g, zero point %d) differs from input '%s' (scale %g, "
+                        "zero point %d); this op only moves values",
+                        op, out.name.c_str(), static_cast<double>(qb.scale), qb.zero_point, in.name.c_str(),
+                        static_cast<double>(qa.scale), qa.zero_point);
+  return Status::Ok();
+}
+
+}  // namespace npurt
