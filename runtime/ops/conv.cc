@@ -2,11 +2,21 @@
 // strides, dilations, pads or auto_pad, an optional bias, and an optional
 // activation that the compiler's fusion pass folds in (attributes `activation`,
 // `activation_params`; see kernels/ref/fused_activation.h).
+//
+// Float32, or int8 (contract in kernels/ref/quantize.h): int8 input and output
+// quantized per tensor, a constant symmetric int8 weight quantized per tensor
+// or per output channel (axis 0), an optional constant int32 bias whose real
+// value is bias[m] * input scale * weight scale[m].
+#include <algorithm>
 #include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "runtime/kernels/ref/conv.h"
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 #include "runtime/ops/window_attributes.h"
 
@@ -15,14 +25,34 @@ namespace {
 
 struct ConvState : OpState {
   ConvParams params;
+  bool quantized = false;
+  ConvQuantParams quant;  // int8 only
 };
+
+// Float32 (x, W, B) or int8 (x, W int8, B int32); *quantized says which.
+Status CheckConvTypes(const Tensor* x, const Tensor* w, const Tensor* b, bool* quantized) {
+  *quantized = x != nullptr && x->dtype == DataType::kInt8;
+  if (!*quantized) {
+    NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", x, DataType::kFloat32, 0));
+    NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", w, DataType::kFloat32, 1));
+    if (b != nullptr) NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", b, DataType::kFloat32, 2));
+    return Status::Ok();
+  }
+  NPURT_CHECK_OR_RETURN(w != nullptr, kModelInvalid, "Conv: input 1 is missing");
+  NPURT_CHECK_OR_RETURN(w->dtype == DataType::kInt8, kModelInvalid,
+                        "Conv: input '%s' is INT8 but weight '%s' is %s (an int8 Conv needs int8 weights)",
+                        x->name.c_str(), w->name.c_str(), DataTypeName(w->dtype));
+  NPURT_CHECK_OR_RETURN(b == nullptr || b->dtype == DataType::kInt32, kModelInvalid,
+                        "Conv: bias '%s' of an int8 Conv is %s, expected INT32", b->name.c_str(),
+                        DataTypeName(b->dtype));
+  return Status::Ok();
+}
 
 // Validates the node and computes the kernel params and the output shape; infer
 // and prepare both use it so they cannot disagree.
 Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const Tensor* b, ConvParams* p,
-                Shape* out_shape) {
-  NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", x, DataType::kFloat32, 0));
-  NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", w, DataType::kFloat32, 1));
+                Shape* out_shape, bool* quantized) {
+  NPURT_RETURN_IF_ERROR(CheckConvTypes(x, w, b, quantized));
   const int rank = x->rank();
   NPURT_CHECK_OR_RETURN(rank >= 3 && rank <= 5, kModelInvalid, "Conv: input rank %d, expected 3 to 5", rank);
   NPURT_CHECK_OR_RETURN(w->rank() == rank, kModelInvalid, "Conv: weight rank %d differs from input rank %d", w->rank(),
@@ -47,7 +77,6 @@ Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const
                         "Conv: weight has %" PRId64 " channels per group, input has %" PRId64 " in %" PRId64 " groups",
                         w->shape[1], channels, group);
   if (b != nullptr) {
-    NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", b, DataType::kFloat32, 2));
     NPURT_CHECK_OR_RETURN(b->rank() == 1 && b->shape[0] == maps, kModelInvalid,
                           "Conv: bias shape %s, expected [%" PRId64 "]", ShapeToString(b->shape).c_str(), maps);
   }
@@ -120,27 +149,146 @@ Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const
   return Status::Ok();
 }
 
+// ---- int8 ----
+
+// Per-tensor quantization of an activation (the input or the output) and the
+// range of its type.
+struct TensorQuant {
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  QuantRange range{};
+};
+
+Status ReadActivationQuant(const Tensor& t, const char* role, TensorQuant* q) {
+  ActivationQuant a;
+  NPURT_RETURN_IF_ERROR(GetActivationQuant("Conv", t, role, &a));  // also checks that the type is quantized
+  QuantizedRange(t.dtype, &q->range);
+  q->scale = a.scale;
+  q->zero_point = a.zero_point;
+  return Status::Ok();
+}
+
+// The weight scale of each of the M output channels: a constant symmetric int8
+// weight quantized per tensor or per output channel (axis 0).
+Status ReadWeightScales(const Tensor& w, int64_t maps, std::vector<float>* scales) {
+  const QuantInfo& info = w.quant;
+  NPURT_CHECK_OR_RETURN(w.constant, kModelInvalid, "Conv: int8 weight '%s' must be a constant", w.name.c_str());
+  NPURT_CHECK_OR_RETURN(!info.empty(), kModelInvalid, "Conv: weight '%s' is INT8 but has no quantization parameters",
+                        w.name.c_str());
+  const bool per_channel = info.axis == 0 && static_cast<int64_t>(info.scale.size()) == maps;
+  NPURT_CHECK_OR_RETURN(info.per_tensor() || per_channel, kModelInvalid,
+                        "Conv: weight '%s' %s must be quantized per tensor or per output channel (axis 0), has %zu "
+                        "scales along axis %d",
+                        w.name.c_str(), ShapeToString(w.shape).c_str(), info.scale.size(), info.axis);
+  for (int32_t zp : info.zero_point) {
+    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid,
+                          "Conv: weight '%s' has zero point %d; int8 weights must be symmetric (zero point 0)",
+                          w.name.c_str(), zp);
+  }
+  scales->resize(static_cast<size_t>(maps));
+  for (size_t m = 0; m < scales->size(); ++m) {
+    const float s = info.scale[per_channel ? m : 0];
+    NPURT_CHECK_OR_RETURN(std::isfinite(s) && s > 0.0f, kModelInvalid, "Conv: weight '%s' has scale %g",
+                          w.name.c_str(), static_cast<double>(s));
+    (*scales)[m] = s;
+  }
+  return Status::Ok();
+}
+
+// A constant int32 bias; its QuantInfo, when present, must agree with input
+// scale x weight scale (relative 1e-5) and have zero point 0.
+Status CheckBiasQuant(const Tensor& b, const std::vector<float>& acc_scale) {
+  NPURT_CHECK_OR_RETURN(b.constant, kModelInvalid, "Conv: int32 bias '%s' must be a constant", b.name.c_str());
+  const QuantInfo& info = b.quant;
+  if (info.empty()) return Status::Ok();
+  NPURT_CHECK_OR_RETURN(info.scale.size() == 1 || info.scale.size() == acc_scale.size(), kModelInvalid,
+                        "Conv: bias '%s' has %zu scales for %zu output channels", b.name.c_str(), info.scale.size(),
+                        acc_scale.size());
+  for (size_t m = 0; m < acc_scale.size(); ++m) {
+    const float got = info.scale[info.scale.size() == 1 ? 0 : m];
+    const float want = acc_scale[m];
+    NPURT_CHECK_OR_RETURN(std::fabs(got - want) <= 1e-5f * std::fabs(want), kModelInvalid,
+                          "Conv: bias '%s' has scale %g for output channel %zu, expected input scale x weight scale "
+                          "= %g",
+                          b.name.c_str(), static_cast<double>(got), m, static_cast<double>(want));
+  }
+  for (int32_t zp : info.zero_point) {
+    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid, "Conv: bias '%s' has zero point %d, expected 0", b.name.c_str(), zp);
+  }
+  return Status::Ok();
+}
+
+// Computes the int8 kernel's quantization parameters. Also bounds every
+// accumulator, |bias| + max|x - zp| * sum|w|, by the int32 range, so the
+// kernel's int32 arithmetic cannot overflow.
+Status PrepareQuantizedConv(const OpNode& node, ConvState* state) {
+  const Tensor& x = *node.inputs[0];
+  const Tensor& w = *node.inputs[1];
+  const Tensor* b = node.input(2);
+  const Tensor& y = *node.outputs[0];
+  const ConvParams& p = state->params;
+  TensorQuant xq, yq;
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant(x, "input", &xq));
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant(y, "output", &yq));
+  std::vector<float> w_scale;
+  NPURT_RETURN_IF_ERROR(ReadWeightScales(w, p.out_channels, &w_scale));
+  ConvQuantParams& q = state->quant;
+  q.input_zero_point = xq.zero_point;
+  q.acc_scale.resize(w_scale.size());
+  for (size_t m = 0; m < w_scale.size(); ++m) q.acc_scale[m] = xq.scale * w_scale[m];
+  q.output_scale = yq.scale;
+  q.output_zero_point = yq.zero_point;
+  q.output_min = static_cast<int32_t>(yq.range.min);
+  q.output_max = static_cast<int32_t>(yq.range.max);
+  if (b != nullptr) NPURT_RETURN_IF_ERROR(CheckBiasQuant(*b, q.acc_scale));
+
+  const int64_t max_input = std::max<int64_t>(xq.zero_point - xq.range.min, xq.range.max - xq.zero_point);
+  const int64_t per_channel = w.num_elements() / p.out_channels;
+  const int8_t* weights = w.as<int8_t>();
+  for (int64_t m = 0; m < p.out_channels; ++m) {
+    int64_t sum = 0;
+    for (int64_t i = 0; i < per_channel; ++i) sum += std::abs(static_cast<int64_t>(weights[m * per_channel + i]));
+    const int64_t bound = (b != nullptr ? std::abs(static_cast<int64_t>(b->as<int32_t>()[m])) : 0) + max_input * sum;
+    NPURT_CHECK_OR_RETURN(bound <= INT32_MAX, kModelInvalid,
+                          "Conv: output channel %" PRId64 " of weight '%s' can overflow the int32 accumulator "
+                          "(bound %" PRId64 ")",
+                          m, w.name.c_str(), bound);
+  }
+  return Status::Ok();
+}
+
+// ---- op ----
+
 Status ConvInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
   ConvParams params;
   Shape shape;
+  bool quantized = false;
   auto in = [&inputs](size_t i) { return i < inputs.size() ? inputs[i] : nullptr; };
-  NPURT_RETURN_IF_ERROR(PlanConv(attrs, in(0), in(1), in(2), &params, &shape));
+  NPURT_RETURN_IF_ERROR(PlanConv(attrs, in(0), in(1), in(2), &params, &shape, &quantized));
   (*outputs)[0].shape = shape;
-  (*outputs)[0].dtype = DataType::kFloat32;
+  (*outputs)[0].dtype = quantized ? DataType::kInt8 : DataType::kFloat32;
   return Status::Ok();
 }
 
 Status ConvPrepare(OpNode* node) {
   auto state = std::make_unique<ConvState>();
   Shape shape;
-  NPURT_RETURN_IF_ERROR(PlanConv(node->attrs, node->input(0), node->input(1), node->input(2), &state->params, &shape));
+  NPURT_RETURN_IF_ERROR(PlanConv(node->attrs, node->input(0), node->input(1), node->input(2), &state->params, &shape,
+                                 &state->quantized));
+  if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedConv(*node, state.get()));
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status ConvEval(OpNode* node) {
+  const ConvState* state = node->state_as<ConvState>();
   const Tensor* bias = node->input(2);
-  f32_conv__ref(node->state_as<ConvState>()->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
+  if (state->quantized) {
+    s8_conv__ref(state->params, state->quant, node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
+                 bias != nullptr ? bias->as<int32_t>() : nullptr, node->outputs[0]->as<int8_t>());
+    return Status::Ok();
+  }
+  f32_conv__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
                 bias != nullptr ? bias->as<float>() : nullptr, node->outputs[0]->as<float>());
   return Status::Ok();
 }

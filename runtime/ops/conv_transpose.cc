@@ -7,10 +7,25 @@
 // padding puts its extra pixel at the end for SAME_UPPER and at the beginning
 // otherwise (SAME_LOWER, and an explicit output_shape without auto_pad, where
 // ONNX Runtime 1.30 agrees).
+//
+// Float32, or int8 (contract in kernels/ref/quantize.h): int8 input and output
+// quantized per tensor, a constant symmetric int8 weight [C, M/g, k...]
+// quantized per tensor or per channel along axis 1, an optional constant int32
+// bias whose real value is bias[m] * input scale * weight scale of output
+// channel m. Along axis 1 the weight holds M/g scales, one per channel of a
+// group and shared by all groups (ONNX per-axis semantics; what a model file
+// can hold, the loader checks one scale per index of the axis), or M scales,
+// channel j of group g using scale g * (M/g) + j, i.e. one per output channel
+// (the same when there is one group).
+#include <algorithm>
 #include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "runtime/kernels/ref/conv_transpose.h"
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 #include "runtime/ops/window_attributes.h"
 
@@ -19,13 +34,34 @@ namespace {
 
 struct ConvTransposeState : OpState {
   ConvTransposeParams params;
+  bool quantized = false;
+  ConvQuantParams quant;  // int8 only
 };
+
+// Float32 (x, W, B) or int8 (x, W int8, B int32); *quantized says which.
+Status CheckConvTransposeTypes(const Tensor* x, const Tensor* w, const Tensor* b, bool* quantized) {
+  *quantized = x != nullptr && x->dtype == DataType::kInt8;
+  if (!*quantized) {
+    NPURT_RETURN_IF_ERROR(ExpectInputType("ConvTranspose", x, DataType::kFloat32, 0));
+    NPURT_RETURN_IF_ERROR(ExpectInputType("ConvTranspose", w, DataType::kFloat32, 1));
+    if (b != nullptr) NPURT_RETURN_IF_ERROR(ExpectInputType("ConvTranspose", b, DataType::kFloat32, 2));
+    return Status::Ok();
+  }
+  NPURT_CHECK_OR_RETURN(w != nullptr, kModelInvalid, "ConvTranspose: input 1 is missing");
+  NPURT_CHECK_OR_RETURN(w->dtype == DataType::kInt8, kModelInvalid,
+                        "ConvTranspose: input '%s' is INT8 but weight '%s' is %s (an int8 ConvTranspose needs int8 "
+                        "weights)",
+                        x->name.c_str(), w->name.c_str(), DataTypeName(w->dtype));
+  NPURT_CHECK_OR_RETURN(b == nullptr || b->dtype == DataType::kInt32, kModelInvalid,
+                        "ConvTranspose: bias '%s' of an int8 ConvTranspose is %s, expected INT32", b->name.c_str(),
+                        DataTypeName(b->dtype));
+  return Status::Ok();
+}
 
 // Validates the node and computes the kernel params and the output shape (shared by infer and prepare).
 Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor* w, const Tensor* b,
-                         ConvTransposeParams* p, Shape* out_shape) {
-  NPURT_RETURN_IF_ERROR(ExpectInputType("ConvTranspose", x, DataType::kFloat32, 0));
-  NPURT_RETURN_IF_ERROR(ExpectInputType("ConvTranspose", w, DataType::kFloat32, 1));
+                         ConvTransposeParams* p, Shape* out_shape, bool* quantized) {
+  NPURT_RETURN_IF_ERROR(CheckConvTransposeTypes(x, w, b, quantized));
   const int rank = x->rank();
   NPURT_CHECK_OR_RETURN(rank >= 3 && rank <= 5, kModelInvalid, "ConvTranspose: input rank %d, expected 3 to 5", rank);
   NPURT_CHECK_OR_RETURN(w->rank() == rank, kModelInvalid, "ConvTranspose: weight rank %d differs from input rank %d",
@@ -50,7 +86,6 @@ Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor*
                         "ConvTranspose: group %" PRId64 " does not divide %" PRId64 " input channels", group, channels);
   const int64_t maps = w->shape[1] * group;  // cannot overflow: group <= channels and w has channels * w[1] elements
   if (b != nullptr) {
-    NPURT_RETURN_IF_ERROR(ExpectInputType("ConvTranspose", b, DataType::kFloat32, 2));
     NPURT_CHECK_OR_RETURN(b->rank() == 1 && b->shape[0] == maps, kModelInvalid,
                           "ConvTranspose: bias shape %s, expected [%" PRId64 "]", ShapeToString(b->shape).c_str(),
                           maps);
@@ -123,31 +158,160 @@ Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor*
   return Status::Ok();
 }
 
+// ---- int8 ----
+
+// Per-tensor quantization of an activation (the input or the output) and the
+// range of its type.
+struct TensorQuant {
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  QuantRange range{};
+};
+
+Status ReadActivationQuant(const Tensor& t, const char* role, TensorQuant* q) {
+  ActivationQuant a;
+  NPURT_RETURN_IF_ERROR(GetActivationQuant("ConvTranspose", t, role, &a));  // also checks that the type is quantized
+  QuantizedRange(t.dtype, &q->range);
+  q->scale = a.scale;
+  q->zero_point = a.zero_point;
+  return Status::Ok();
+}
+
+// The weight scale of each of the M output channels: a constant symmetric int8
+// weight quantized per tensor or along axis 1 (M/g or M scales, see the top).
+Status ReadWeightScales(const Tensor& w, const ConvTransposeParams& p, std::vector<float>* scales) {
+  const QuantInfo& info = w.quant;
+  NPURT_CHECK_OR_RETURN(w.constant, kModelInvalid, "ConvTranspose: int8 weight '%s' must be a constant",
+                        w.name.c_str());
+  NPURT_CHECK_OR_RETURN(!info.empty(), kModelInvalid,
+                        "ConvTranspose: weight '%s' is INT8 but has no quantization parameters", w.name.c_str());
+  const int64_t group_out = p.out_channels / p.groups;
+  const int64_t count = static_cast<int64_t>(info.scale.size());
+  const bool per_channel = info.axis == 1 && (count == group_out || count == p.out_channels);
+  NPURT_CHECK_OR_RETURN(info.per_tensor() || per_channel, kModelInvalid,
+                        "ConvTranspose: weight '%s' %s must be quantized per tensor or per output channel (axis 1, "
+                        "%" PRId64 " scales, or %" PRId64 " for all groups), has %zu scales along axis %d",
+                        w.name.c_str(), ShapeToString(w.shape).c_str(), group_out, p.out_channels, info.scale.size(),
+                        info.axis);
+  for (int32_t zp : info.zero_point) {
+    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid,
+                          "ConvTranspose: weight '%s' has zero point %d; int8 weights must be symmetric (zero point 0)",
+                          w.name.c_str(), zp);
+  }
+  scales->resize(static_cast<size_t>(p.out_channels));
+  for (int64_t m = 0; m < p.out_channels; ++m) {
+    const int64_t index = !per_channel ? 0 : count == p.out_channels ? m : m % group_out;
+    const float s = info.scale[static_cast<size_t>(index)];
+    NPURT_CHECK_OR_RETURN(std::isfinite(s) && s > 0.0f, kModelInvalid, "ConvTranspose: weight '%s' has scale %g",
+                          w.name.c_str(), static_cast<double>(s));
+    (*scales)[static_cast<size_t>(m)] = s;
+  }
+  return Status::Ok();
+}
+
+// A constant int32 bias; its QuantInfo, when present, must agree with input
+// scale x weight scale (relative 1e-5) and have zero point 0.
+Status CheckBiasQuant(const Tensor& b, const std::vector<float>& acc_scale) {
+  NPURT_CHECK_OR_RETURN(b.constant, kModelInvalid, "ConvTranspose: int32 bias '%s' must be a constant",
+                        b.name.c_str());
+  const QuantInfo& info = b.quant;
+  if (info.empty()) return Status::Ok();
+  NPURT_CHECK_OR_RETURN(info.scale.size() == 1 || info.scale.size() == acc_scale.size(), kModelInvalid,
+                        "ConvTranspose: bias '%s' has %zu scales for %zu output channels", b.name.c_str(),
+                        info.scale.size(), acc_scale.size());
+  for (size_t m = 0; m < acc_scale.size(); ++m) {
+    const float got = info.scale[info.scale.size() == 1 ? 0 : m];
+    const float want = acc_scale[m];
+    NPURT_CHECK_OR_RETURN(std::fabs(got - want) <= 1e-5f * std::fabs(want), kModelInvalid,
+                          "ConvTranspose: bias '%s' has scale %g for output channel %zu, expected input scale x "
+                          "weight scale = %g",
+                          b.name.c_str(), static_cast<double>(got), m, static_cast<double>(want));
+  }
+  for (int32_t zp : info.zero_point) {
+    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid, "ConvTranspose: bias '%s' has zero point %d, expected 0",
+                          b.name.c_str(), zp);
+  }
+  return Status::Ok();
+}
+
+// Computes the int8 kernel's quantization parameters. Also bounds every
+// accumulator, |bias| + max|x - zp| * sum|w| over the output channel's weights,
+// by the int32 range, so the kernel's int32 arithmetic cannot overflow.
+Status PrepareQuantizedConvTranspose(const OpNode& node, ConvTransposeState* state) {
+  const Tensor& x = *node.inputs[0];
+  const Tensor& w = *node.inputs[1];
+  const Tensor* b = node.input(2);
+  const Tensor& y = *node.outputs[0];
+  const ConvTransposeParams& p = state->params;
+  TensorQuant xq, yq;
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant(x, "input", &xq));
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant(y, "output", &yq));
+  std::vector<float> w_scale;
+  NPURT_RETURN_IF_ERROR(ReadWeightScales(w, p, &w_scale));
+  ConvQuantParams& q = state->quant;
+  q.input_zero_point = xq.zero_point;
+  q.acc_scale.resize(w_scale.size());
+  for (size_t m = 0; m < w_scale.size(); ++m) q.acc_scale[m] = xq.scale * w_scale[m];
+  q.output_scale = yq.scale;
+  q.output_zero_point = yq.zero_point;
+  q.output_min = static_cast<int32_t>(yq.range.min);
+  q.output_max = static_cast<int32_t>(yq.range.max);
+  if (b != nullptr) NPURT_RETURN_IF_ERROR(CheckBiasQuant(*b, q.acc_scale));
+
+  const int64_t max_input = std::max<int64_t>(xq.zero_point - xq.range.min, xq.range.max - xq.zero_point);
+  const int64_t group_in = p.in_channels / p.groups, group_out = p.out_channels / p.groups;
+  const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
+  const int8_t* weights = w.as<int8_t>();
+  for (int64_t m = 0; m < p.out_channels; ++m) {
+    const int64_t g = m / group_out, j = m % group_out;
+    int64_t sum = 0;
+    for (int64_t ic = g * group_in; ic < (g + 1) * group_in; ++ic) {
+      const int8_t* taps = weights + (ic * group_out + j) * kernel_volume;
+      for (int64_t t = 0; t < kernel_volume; ++t) sum += std::abs(static_cast<int64_t>(taps[t]));
+    }
+    const int64_t bound = (b != nullptr ? std::abs(static_cast<int64_t>(b->as<int32_t>()[m])) : 0) + max_input * sum;
+    NPURT_CHECK_OR_RETURN(bound <= INT32_MAX, kModelInvalid,
+                          "ConvTranspose: output channel %" PRId64 " of weight '%s' can overflow the int32 "
+                          "accumulator (bound %" PRId64 ")",
+                          m, w.name.c_str(), bound);
+  }
+  return Status::Ok();
+}
+
+// ---- op ----
+
 Status ConvTransposeInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs,
                           std::vector<Tensor>* outputs) {
   auto in = [&inputs](size_t i) { return i < inputs.size() ? inputs[i] : nullptr; };
   ConvTransposeParams params;
   Shape shape;
-  NPURT_RETURN_IF_ERROR(PlanConvTranspose(attrs, in(0), in(1), in(2), &params, &shape));
+  bool quantized = false;
+  NPURT_RETURN_IF_ERROR(PlanConvTranspose(attrs, in(0), in(1), in(2), &params, &shape, &quantized));
   (*outputs)[0].shape = shape;
-  (*outputs)[0].dtype = DataType::kFloat32;
+  (*outputs)[0].dtype = quantized ? DataType::kInt8 : DataType::kFloat32;
   return Status::Ok();
 }
 
 Status ConvTransposePrepare(OpNode* node) {
   auto state = std::make_unique<ConvTransposeState>();
   Shape shape;
-  NPURT_RETURN_IF_ERROR(
-      PlanConvTranspose(node->attrs, node->input(0), node->input(1), node->input(2), &state->params, &shape));
+  NPURT_RETURN_IF_ERROR(PlanConvTranspose(node->attrs, node->input(0), node->input(1), node->input(2), &state->params,
+                                          &shape, &state->quantized));
+  if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedConvTranspose(*node, state.get()));
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status ConvTransposeEval(OpNode* node) {
+  const ConvTransposeState* state = node->state_as<ConvTransposeState>();
   const Tensor* bias = node->input(2);
-  f32_conv_transpose__ref(node->state_as<ConvTransposeState>()->params, node->inputs[0]->as<float>(),
-                          node->inputs[1]->as<float>(), bias != nullptr ? bias->as<float>() : nullptr,
-                          node->outputs[0]->as<float>());
+  if (state->quantized) {
+    s8_conv_transpose__ref(state->params, state->quant, node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
+                           bias != nullptr ? bias->as<int32_t>() : nullptr, node->outputs[0]->as<int8_t>());
+    return Status::Ok();
+  }
+  f32_conv_transpose__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
+                          bias != nullptr ? bias->as<float>() : nullptr, node->outputs[0]->as<float>());
   return Status::Ok();
 }
 

@@ -2,12 +2,29 @@
 // plus the optional fused `activation` of the compiler's fusion pass) and
 // MatMul (numpy matmul: 1-D operands promoted then squeezed, leading batch
 // dims broadcast).
+//
+// Both also run on int8 (contract in kernels/ref/quantize.h), with A and the
+// output quantized per tensor:
+//  * Gemm: B a constant symmetric int8 weight, per tensor or per output column
+//    (the N axis of B: 0 when transB = 1, else 1), or an int8 activation
+//    quantized per tensor with any zero point; alpha folds into the
+//    accumulator scale, so C can only be a constant int32 bias of length N
+//    (shape [N] or [1, N]) with beta 1, its real value bias[j] * alpha *
+//    scale_A * scale_B[j] (ONNX Runtime's QGemm: C scale = alpha / beta *
+//    scale_A * scale_B; with alpha 1 that is the Conv convention).
+//  * MatMul: B a constant symmetric int8 weight (per tensor, or per column
+//    along its last axis), or an int8 activation quantized per tensor with any
+//    zero point (attention's Q x K^T).
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "runtime/kernels/ref/gemm.h"
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -26,16 +43,82 @@ Status ExpectPositiveDims(const char* op, const Tensor* t, int index) {
   return Status::Ok();
 }
 
+// Float32 A and B, or int8 A and B (*quantized).
+Status CheckOperandTypes(const char* op, const Tensor* a, const Tensor* b, bool* quantized) {
+  *quantized = a != nullptr && a->dtype == DataType::kInt8;
+  if (!*quantized) {
+    NPURT_RETURN_IF_ERROR(ExpectInputType(op, a, DataType::kFloat32, 0));
+    return ExpectInputType(op, b, DataType::kFloat32, 1);
+  }
+  NPURT_CHECK_OR_RETURN(b != nullptr, kModelInvalid, "%s: input 1 is missing", op);
+  NPURT_CHECK_OR_RETURN(b->dtype == DataType::kInt8, kModelInvalid,
+                        "%s: A '%s' is INT8 but B '%s' is %s (an int8 %s needs both int8)", op, a->name.c_str(),
+                        b->name.c_str(), DataTypeName(b->dtype), op);
+  return Status::Ok();
+}
+
+// ---- int8 helpers ----
+
+// Per-tensor quantization of an activation (A, an activation B, the output)
+// and the range of its type.
+struct TensorQuant {
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  QuantRange range{};
+};
+
+Status ReadActivationQuant(const char* op, const Tensor& t, const char* role, TensorQuant* q) {
+  ActivationQuant a;
+  NPURT_RETURN_IF_ERROR(GetActivationQuant(op, t, role, &a));  // also checks that the type is quantized
+  QuantizedRange(t.dtype, &q->range);
+  q->scale = a.scale;
+  q->zero_point = a.zero_point;
+  return Status::Ok();
+}
+
+// The scale of each of the n output columns: a constant symmetric int8 weight
+// quantized per tensor or along `axis` (n scales).
+Status ReadWeightScales(const char* op, const Tensor& w, int axis, int64_t n, std::vector<float>* scales) {
+  const QuantInfo& info = w.quant;
+  NPURT_CHECK_OR_RETURN(!info.empty(), kModelInvalid, "%s: weight '%s' is INT8 but has no quantization parameters", op,
+                        w.name.c_str());
+  const bool per_column = info.axis == axis && static_cast<int64_t>(info.scale.size()) == n;
+  NPURT_CHECK_OR_RETURN(info.per_tensor() || per_column, kModelInvalid,
+                        "%s: weight '%s' %s must be quantized per tensor or per output column (axis %d), has %zu "
+                        "scales along axis %d",
+                        op, w.name.c_str(), ShapeToString(w.shape).c_str(), axis, info.scale.size(), info.axis);
+  for (int32_t zp : info.zero_point) {
+    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid,
+                          "%s: weight '%s' has zero point %d; int8 weights must be symmetric (zero point 0)", op,
+                          w.name.c_str(), zp);
+  }
+  scales->resize(static_cast<size_t>(n));
+  for (size_t j = 0; j < scales->size(); ++j) {
+    const float s = info.scale[per_column ? j : 0];
+    NPURT_CHECK_OR_RETURN(std::isfinite(s) && s > 0.0f, kModelInvalid, "%s: weight '%s' has scale %g", op,
+                          w.name.c_str(), static_cast<double>(s));
+    (*scales)[j] = s;
+  }
+  return Status::Ok();
+}
+
+// The largest |x - zero point| of a quantized tensor.
+int64_t MaxMagnitude(const TensorQuant& q) {
+  return std::max<int64_t>(q.zero_point - q.range.min, q.range.max - q.zero_point);
+}
+
 // ---- Gemm ----
 
 struct GemmState : OpState {
   GemmParams params;
+  bool quantized = false;
+  GemmQuantParams quant;  // int8 only
 };
 
 // Validates the node and fills the kernel params (shared by infer and prepare).
-Status PlanGemm(const Attributes& attrs, const Tensor* a, const Tensor* b, const Tensor* c, GemmParams* p) {
-  NPURT_RETURN_IF_ERROR(ExpectInputType("Gemm", a, DataType::kFloat32, 0));
-  NPURT_RETURN_IF_ERROR(ExpectInputType("Gemm", b, DataType::kFloat32, 1));
+Status PlanGemm(const Attributes& attrs, const Tensor* a, const Tensor* b, const Tensor* c, GemmParams* p,
+                bool* quantized) {
+  NPURT_RETURN_IF_ERROR(CheckOperandTypes("Gemm", a, b, quantized));
   NPURT_CHECK_OR_RETURN(a->rank() == 2 && b->rank() == 2, kModelInvalid, "Gemm: A %s and B %s must be matrices",
                         ShapeToString(a->shape).c_str(), ShapeToString(b->shape).c_str());
   NPURT_RETURN_IF_ERROR(ExpectPositiveDims("Gemm", a, 0));
@@ -57,7 +140,19 @@ Status PlanGemm(const Attributes& attrs, const Tensor* a, const Tensor* b, const
   NPURT_CHECK_OR_RETURN(NumElements({p->m, p->n}) > 0, kModelInvalid, "Gemm: output too large");
 
   p->c_row_stride = p->c_col_stride = 0;
-  if (c != nullptr) {
+  if (*quantized) {
+    NPURT_CHECK_OR_RETURN(std::isfinite(p->alpha), kModelInvalid, "Gemm: int8 Gemm needs a finite alpha, has %g",
+                          static_cast<double>(p->alpha));
+    if (c != nullptr) {
+      const bool bias_shape = (c->rank() == 1 && c->shape[0] == p->n) ||
+                              (c->rank() == 2 && c->shape[0] == 1 && c->shape[1] == p->n);
+      NPURT_CHECK_OR_RETURN(c->dtype == DataType::kInt32 && bias_shape && p->beta == 1.0f, kModelInvalid,
+                            "Gemm: C '%s' is %s %s with beta %g; int8 Gemm needs C as an int32 bias of length N "
+                            "(%" PRId64 ") with beta 1",
+                            c->name.c_str(), DataTypeName(c->dtype), ShapeToString(c->shape).c_str(),
+                            static_cast<double>(p->beta), p->n);
+    }
+  } else if (c != nullptr) {
     NPURT_RETURN_IF_ERROR(ExpectInputType("Gemm", c, DataType::kFloat32, 2));
     NPURT_RETURN_IF_ERROR(ExpectPositiveDims("Gemm", c, 2));
     const int rank = c->rank();
@@ -80,24 +175,107 @@ Status PlanGemm(const Attributes& attrs, const Tensor* a, const Tensor* b, const
   return Status::Ok();
 }
 
+// The int8 kernel's quantization parameters; bounds every accumulator by the
+// int32 range so the kernel's int32 arithmetic cannot overflow: |bias| +
+// max|A - zp| * sum_k |B(k, j)| for a weight B, |bias| + max|A - zp| * K *
+// max|B - zp| for an activation B.
+Status PrepareQuantizedGemm(const OpNode& node, GemmState* state) {
+  const Tensor& a = *node.inputs[0];
+  const Tensor& b = *node.inputs[1];
+  const Tensor* c = node.input(2);
+  const GemmParams& p = state->params;
+  TensorQuant aq, yq;
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant("Gemm", a, "input A", &aq));
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant("Gemm", *node.outputs[0], "output", &yq));
+  GemmQuantParams& q = state->quant;
+  q.a_zero_point = aq.zero_point;
+  std::vector<float> b_scale;
+  std::vector<int64_t> column_bound(static_cast<size_t>(p.n));  // max |sum_k (A - zp) (B - zp)| per column
+  if (b.constant) {
+    NPURT_RETURN_IF_ERROR(ReadWeightScales("Gemm", b, p.trans_b ? 0 : 1, p.n, &b_scale));
+    q.b_zero_point = 0;
+    const int64_t b_row = p.trans_b ? 1 : p.n, b_col = p.trans_b ? p.k : 1;
+    const int8_t* weights = b.as<int8_t>();
+    for (int64_t j = 0; j < p.n; ++j) {
+      int64_t sum = 0;
+      for (int64_t kk = 0; kk < p.k; ++kk) sum += std::abs(static_cast<int64_t>(weights[kk * b_row + j * b_col]));
+      column_bound[static_cast<size_t>(j)] = MaxMagnitude(aq) * sum;
+    }
+  } else {
+    TensorQuant bq;
+    NPURT_RETURN_IF_ERROR(ReadActivationQuant("Gemm", b, "input B", &bq));
+    b_scale.assign(static_cast<size_t>(p.n), bq.scale);
+    q.b_zero_point = bq.zero_point;
+    column_bound.assign(static_cast<size_t>(p.n), MaxMagnitude(aq) * p.k * MaxMagnitude(bq));
+  }
+  q.acc_scale.resize(b_scale.size());
+  for (size_t j = 0; j < b_scale.size(); ++j) q.acc_scale[j] = p.alpha * (aq.scale * b_scale[j]);
+  q.output_scale = yq.scale;
+  q.output_zero_point = yq.zero_point;
+  q.output_min = static_cast<int32_t>(yq.range.min);
+  q.output_max = static_cast<int32_t>(yq.range.max);
+
+  const int32_t* bias = nullptr;
+  if (c != nullptr) {
+    NPURT_CHECK_OR_RETURN(c->constant, kModelInvalid, "Gemm: int32 bias C '%s' must be a constant", c->name.c_str());
+    bias = c->as<int32_t>();
+    const QuantInfo& info = c->quant;
+    if (!info.empty()) {
+      NPURT_CHECK_OR_RETURN(info.scale.size() == 1 || static_cast<int64_t>(info.scale.size()) == p.n, kModelInvalid,
+                            "Gemm: bias C '%s' has %zu scales for %" PRId64 " columns", c->name.c_str(),
+                            info.scale.size(), p.n);
+      for (size_t j = 0; j < q.acc_scale.size(); ++j) {
+        const float got = info.scale[info.scale.size() == 1 ? 0 : j];
+        const float want = q.acc_scale[j];
+        NPURT_CHECK_OR_RETURN(std::fabs(got - want) <= 1e-5f * std::fabs(want), kModelInvalid,
+                              "Gemm: bias C '%s' has scale %g for column %zu, expected alpha x scale A x scale B = %g",
+                              c->name.c_str(), static_cast<double>(got), j, static_cast<double>(want));
+      }
+      for (int32_t zp : info.zero_point) {
+        NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid, "Gemm: bias C '%s' has zero point %d, expected 0",
+                              c->name.c_str(), zp);
+      }
+    }
+  }
+
+  for (int64_t j = 0; j < p.n; ++j) {
+    const int64_t bound = (bias != nullptr ? std::abs(static_cast<int64_t>(bias[j])) : 0) +
+                          column_bound[static_cast<size_t>(j)];
+    NPURT_CHECK_OR_RETURN(bound <= INT32_MAX, kModelInvalid,
+                          "Gemm: column %" PRId64 " of B '%s' can overflow the int32 accumulator (bound %" PRId64 ")",
+                          j, b.name.c_str(), bound);
+  }
+  return Status::Ok();
+}
+
 Status GemmInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
   GemmParams params;
-  NPURT_RETURN_IF_ERROR(PlanGemm(attrs, InputAt(inputs, 0), InputAt(inputs, 1), InputAt(inputs, 2), &params));
+  bool quantized = false;
+  NPURT_RETURN_IF_ERROR(
+      PlanGemm(attrs, InputAt(inputs, 0), InputAt(inputs, 1), InputAt(inputs, 2), &params, &quantized));
   (*outputs)[0].shape = {params.m, params.n};
-  (*outputs)[0].dtype = DataType::kFloat32;
+  (*outputs)[0].dtype = quantized ? DataType::kInt8 : DataType::kFloat32;
   return Status::Ok();
 }
 
 Status GemmPrepare(OpNode* node) {
   auto state = std::make_unique<GemmState>();
-  NPURT_RETURN_IF_ERROR(PlanGemm(node->attrs, node->input(0), node->input(1), node->input(2), &state->params));
+  NPURT_RETURN_IF_ERROR(PlanGemm(node->attrs, node->input(0), node->input(1), node->input(2), &state->params,
+                                 &state->quantized));
+  if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedGemm(*node, state.get()));
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status GemmEval(OpNode* node) {
+  const GemmState* state = node->state_as<GemmState>();
   const Tensor* c = node->input(2);
-  f32_gemm__ref(node->state_as<GemmState>()->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
+  if (state->quantized) {
+    s8_gemm__ref(state->params, state->quant, node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
+                 c != nullptr ? c->as<int32_t>() : nullptr, node->outputs[0]->as<int8_t>());
+    return Status::Ok();
+  }
+  f32_gemm__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
                 c != nullptr ? c->as<float>() : nullptr, node->outputs[0]->as<float>());
   return Status::Ok();
 }
@@ -106,12 +284,13 @@ Status GemmEval(OpNode* node) {
 
 struct MatMulState : OpState {
   MatMulParams params;
+  bool quantized = false;
+  MatMulQuantParams quant;  // int8 only
 };
 
 // Output shape and, when `p` is set, the kernel params with per-batch offsets.
-Status PlanMatMul(const Tensor* a, const Tensor* b, Shape* out_shape, MatMulParams* p) {
-  NPURT_RETURN_IF_ERROR(ExpectInputType("MatMul", a, DataType::kFloat32, 0));
-  NPURT_RETURN_IF_ERROR(ExpectInputType("MatMul", b, DataType::kFloat32, 1));
+Status PlanMatMul(const Tensor* a, const Tensor* b, Shape* out_shape, MatMulParams* p, bool* quantized) {
+  NPURT_RETURN_IF_ERROR(CheckOperandTypes("MatMul", a, b, quantized));
   NPURT_CHECK_OR_RETURN(a->rank() >= 1 && b->rank() >= 1, kModelInvalid, "MatMul: scalar operand (%s x %s)",
                         ShapeToString(a->shape).c_str(), ShapeToString(b->shape).c_str());
   NPURT_RETURN_IF_ERROR(ExpectPositiveDims("MatMul", a, 0));
@@ -178,25 +357,83 @@ Status PlanMatMul(const Tensor* a, const Tensor* b, Shape* out_shape, MatMulPara
   return Status::Ok();
 }
 
+// The int8 kernel's quantization parameters; bounds every accumulator by the
+// int32 range so the kernel's int32 arithmetic cannot overflow: max|A - zp| *
+// sum_k |B(k, j)| for a weight B, max|A - zp| * K * max|B - zp| for an
+// activation B.
+Status PrepareQuantizedMatMul(const OpNode& node, MatMulState* state) {
+  const Tensor& a = *node.inputs[0];
+  const Tensor& b = *node.inputs[1];
+  const MatMulParams& p = state->params;
+  TensorQuant aq, yq;
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant("MatMul", a, "input A", &aq));
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant("MatMul", *node.outputs[0], "output", &yq));
+  MatMulQuantParams& q = state->quant;
+  q.a_zero_point = aq.zero_point;
+  q.acc_scale.resize(static_cast<size_t>(p.n));
+  int64_t bound = 0;
+  if (b.constant) {
+    // A weight: per column along the last axis of a B of rank >= 2 (one column when B is 1-D).
+    NPURT_CHECK_OR_RETURN(b.rank() >= 2 || b.quant.scale.size() <= 1, kModelInvalid,
+                          "MatMul: 1-D weight '%s' has %zu scales; a vector B can only be quantized per tensor",
+                          b.name.c_str(), b.quant.scale.size());
+    std::vector<float> b_scale;
+    NPURT_RETURN_IF_ERROR(ReadWeightScales("MatMul", b, b.rank() - 1, p.n, &b_scale));
+    for (size_t j = 0; j < b_scale.size(); ++j) q.acc_scale[j] = aq.scale * b_scale[j];
+    q.b_zero_point = 0;
+    const int64_t matrices = b.num_elements() / (p.k * p.n);
+    for (int64_t mat = 0; mat < matrices; ++mat) {
+      const int8_t* weights = b.as<int8_t>() + mat * p.k * p.n;
+      for (int64_t j = 0; j < p.n; ++j) {
+        int64_t sum = 0;
+        for (int64_t kk = 0; kk < p.k; ++kk) sum += std::abs(static_cast<int64_t>(weights[kk * p.n + j]));
+        bound = std::max(bound, MaxMagnitude(aq) * sum);
+      }
+    }
+  } else {
+    TensorQuant bq;
+    NPURT_RETURN_IF_ERROR(ReadActivationQuant("MatMul", b, "input B", &bq));
+    for (float& s : q.acc_scale) s = aq.scale * bq.scale;
+    q.b_zero_point = bq.zero_point;
+    bound = MaxMagnitude(aq) * p.k * MaxMagnitude(bq);
+  }
+  NPURT_CHECK_OR_RETURN(bound <= INT32_MAX, kModelInvalid,
+                        "MatMul: '%s' x '%s' can overflow the int32 accumulator (K %" PRId64 ", bound %" PRId64 ")",
+                        a.name.c_str(), b.name.c_str(), p.k, bound);
+  q.output_scale = yq.scale;
+  q.output_zero_point = yq.zero_point;
+  q.output_min = static_cast<int32_t>(yq.range.min);
+  q.output_max = static_cast<int32_t>(yq.range.max);
+  return Status::Ok();
+}
+
 Status MatMulInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
   (void)attrs;
   Shape shape;
-  NPURT_RETURN_IF_ERROR(PlanMatMul(InputAt(inputs, 0), InputAt(inputs, 1), &shape, nullptr));
+  bool quantized = false;
+  NPURT_RETURN_IF_ERROR(PlanMatMul(InputAt(inputs, 0), InputAt(inputs, 1), &shape, nullptr, &quantized));
   (*outputs)[0].shape = shape;
-  (*outputs)[0].dtype = DataType::kFloat32;
+  (*outputs)[0].dtype = quantized ? DataType::kInt8 : DataType::kFloat32;
   return Status::Ok();
 }
 
 Status MatMulPrepare(OpNode* node) {
   auto state = std::make_unique<MatMulState>();
   Shape shape;
-  NPURT_RETURN_IF_ERROR(PlanMatMul(node->input(0), node->input(1), &shape, &state->params));
+  NPURT_RETURN_IF_ERROR(PlanMatMul(node->input(0), node->input(1), &shape, &state->params, &state->quantized));
+  if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedMatMul(*node, state.get()));
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status MatMulEval(OpNode* node) {
-  f32_matmul__ref(node->state_as<MatMulState>()->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
+  const MatMulState* state = node->state_as<MatMulState>();
+  if (state->quantized) {
+    s8_matmul__ref(state->params, state->quant, node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
+                   node->outputs[0]->as<int8_t>());
+    return Status::Ok();
+  }
+  f32_matmul__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
                   node->outputs[0]->as<float>());
   return Status::Ok();
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "runtime/kernels/ref/fused_activation.h"
 
@@ -26,5 +27,27 @@ struct ConvParams {
 // output (N, M, oD, oH, oW).
 void f32_conv__ref(const ConvParams& p, const float* input, const float* weights, const float* bias,
                    float* output);
+
+// Quantization of an integer convolution (arithmetic in runtime/kernels/ref/quantize.h).
+// Output channel m accumulates, in int32,
+//   acc = bias[m] + sum((x - input_zero_point) * w)
+// over its valid taps (padding reads as input_zero_point, i.e. real 0, so it adds
+// nothing); acc's real value is acc * acc_scale[m], and the output is
+//   Requantize(acc, acc_scale[m], activation, output_scale, output_zero_point, output_min, output_max).
+// Weights are symmetric (zero point 0). ConvTranspose uses the same struct.
+struct ConvQuantParams {
+  int32_t input_zero_point = 0;
+  std::vector<float> acc_scale;  // one per output channel: input scale * that channel's weight scale
+  float output_scale = 1.0f;
+  int32_t output_zero_point = 0;
+  int32_t output_min = -128;  // the output type's range
+  int32_t output_max = 127;
+};
+
+// int8 activations, int8 weights, int32 bias (M) or nullptr; layouts as f32_conv__ref,
+// fused activation from p.activation. The caller guarantees that no accumulator
+// can leave the int32 range (the Conv op checks that bound in prepare).
+void s8_conv__ref(const ConvParams& p, const ConvQuantParams& q, const int8_t* input, const int8_t* weights,
+                  const int32_t* bias, int8_t* output);
 
 }  // namespace npurt

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "runtime/kernels/ref/conv.h"  // ConvQuantParams
+
 namespace npurt {
 
 struct ConvTransposeParams {
@@ -23,5 +25,14 @@ struct ConvTransposeParams {
 // output (N, M, oD, oH, oW): out[o] = bias + sum of in[i] * w[k] over o = i * stride + k * dilation - pad_begin.
 void f32_conv_transpose__ref(const ConvTransposeParams& p, const float* input, const float* weights,
                              const float* bias, float* output);
+
+// int8 activations, int8 symmetric weights, int32 bias (M) or nullptr; layouts as
+// f32_conv_transpose__ref, quantization as s8_conv__ref (acc_scale per output
+// channel m; no fused activation, like the float op). Output pixel o of channel m
+// accumulates bias[m] + sum((x[i] - input_zero_point) * w[k]) over the taps with
+// o = i * stride + k * dilation - pad_begin. The caller guarantees that no
+// accumulator can leave the int32 range (the ConvTranspose op checks it in prepare).
+void s8_conv_transpose__ref(const ConvTransposeParams& p, const ConvQuantParams& q, const int8_t* input,
+                            const int8_t* weights, const int32_t* bias, int8_t* output);
 
 }  // namespace npurt

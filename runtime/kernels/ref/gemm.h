@@ -25,6 +25,30 @@ struct GemmParams {
 // c may be nullptr (no C term); y is (M, N).
 void f32_gemm__ref(const GemmParams& p, const float* a, const float* b, const float* c, float* y);
 
+// Quantization of an integer Gemm (arithmetic in runtime/kernels/ref/quantize.h).
+// Column j of row i accumulates, in int32,
+//   acc = bias[j] + sum_k((A(i, k) - a_zero_point) * (B(k, j) - b_zero_point))
+// whose real value is acc * acc_scale[j]; alpha is folded into acc_scale and
+// the bias is the whole C term (beta 1, broadcast over rows). B is a symmetric
+// weight (b_zero_point 0, per-tensor or per-column scales) or a per-tensor
+// activation with its own zero point.
+struct GemmQuantParams {
+  int32_t a_zero_point = 0;
+  int32_t b_zero_point = 0;
+  std::vector<float> acc_scale;  // N values: alpha * scale_a * scale_b[j]
+  float output_scale = 1.0f;
+  int32_t output_zero_point = 0;
+  int32_t output_min = -128;  // the output type's range
+  int32_t output_max = 127;
+};
+
+// int8 A and B (transposes from p; p.alpha, p.beta and the C strides are not
+// used), int32 bias (N) or nullptr, fused activation from p.activation; y is
+// (M, N) int8. The caller guarantees that no accumulator can leave the int32
+// range (the Gemm op checks that bound in prepare).
+void s8_gemm__ref(const GemmParams& p, const GemmQuantParams& q, const int8_t* a, const int8_t* b,
+                  const int32_t* bias, int8_t* y);
+
 struct MatMulParams {
   int64_t m = 1;
   int64_t n = 1;
@@ -37,5 +61,26 @@ struct MatMulParams {
 
 // y holds a_offsets.size() row-major (M, N) matrices back to back.
 void f32_matmul__ref(const MatMulParams& p, const float* a, const float* b, float* y);
+
+// Quantization of an integer MatMul: y(i, j) accumulates, in int32,
+//   acc = sum_k((A(i, k) - a_zero_point) * (B(k, j) - b_zero_point))
+// with real value acc * acc_scale[j], then Requantize (no activation). B is
+// either a symmetric weight (b_zero_point 0, per-tensor or per-column scales)
+// or a per-tensor activation with its own zero point (attention's Q x K^T).
+struct MatMulQuantParams {
+  int32_t a_zero_point = 0;
+  int32_t b_zero_point = 0;
+  std::vector<float> acc_scale;  // N values: scale_a * scale_b[j] (all equal for a per-tensor B)
+  float output_scale = 1.0f;
+  int32_t output_zero_point = 0;
+  int32_t output_min = -128;  // the output type's range
+  int32_t output_max = 127;
+};
+
+// int8 A and B with the batch offsets of p; y as f32_matmul__ref, int8. The
+// caller guarantees that no accumulator can leave the int32 range (the MatMul
+// op checks that bound in prepare).
+void s8_matmul__ref(const MatMulParams& p, const MatMulQuantParams& q, const int8_t* a, const int8_t* b,
+                    int8_t* y);
 
 }  // namespace npurt

@@ -1,0 +1,96 @@
+// Integer Gemm and batched MatMul (contracts in gemm.h and quantize.h): int32
+// accumulation of zero-point-corrected products, then Requantize. Rows of B
+// are added to a block of up to kBlock int32 accumulators on the stack (the
+// kernels allocate nothing), or, for a transposed B, each output is a dot
+// product over contiguous K. Templated on the activation storage type (int16
+// later); only int8 is exposed.
+#include <algorithm>
+#include <cstdint>
+
+#include "runtime/kernels/ref/gemm.h"
+#include "runtime/kernels/ref/quantize.h"
+
+namespace npurt {
+namespace {
+
+constexpr int64_t kBlock = 256;  // output columns per accumulator block
+
+template <typename T>
+void QuantizedGemm(const GemmParams& p, const GemmQuantParams& q, const T* a, const int8_t* b, const int32_t* bias,
+                   T* y) {
+  // A(i, kk) = a[i * a_row + kk * a_col].
+  const int64_t a_row = p.trans_a ? 1 : p.k, a_col = p.trans_a ? p.m : 1;
+  const int32_t zp = q.a_zero_point, zp_b = q.b_zero_point;
+  int32_t acc[kBlock];
+  for (int64_t i = 0; i < p.m; ++i) {
+    const T* a_i = a + i * a_row;
+    for (int64_t j0 = 0; j0 < p.n; j0 += kBlock) {
+      const int64_t count = std::min(kBlock, p.n - j0);
+      for (int64_t j = 0; j < count; ++j) acc[j] = bias != nullptr ? bias[j0 + j] : 0;
+      if (p.trans_b) {
+        // B(kk, j) = b[j * K + kk]: rows of B' are contiguous in K.
+        for (int64_t j = 0; j < count; ++j) {
+          const int8_t* b_j = b + (j0 + j) * p.k;
+          int32_t sum = 0;
+          for (int64_t kk = 0; kk < p.k; ++kk) {
+            sum += (static_cast<int32_t>(a_i[kk * a_col]) - zp) * (static_cast<int32_t>(b_j[kk]) - zp_b);
+          }
+          acc[j] += sum;
+        }
+      } else {
+        // B(kk, j) = b[kk * N + j]: add row kk of B times A(i, kk).
+        for (int64_t kk = 0; kk < p.k; ++kk) {
+          const int32_t av = static_cast<int32_t>(a_i[kk * a_col]) - zp;
+          const int8_t* b_row = b + kk * p.n + j0;
+          for (int64_t j = 0; j < count; ++j) acc[j] += av * (static_cast<int32_t>(b_row[j]) - zp_b);
+        }
+      }
+      T* y_row = y + i * p.n + j0;
+      for (int64_t j = 0; j < count; ++j) {
+        y_row[j] = static_cast<T>(Requantize(acc[j], q.acc_scale[static_cast<size_t>(j0 + j)], p.activation,
+                                             q.output_scale, q.output_zero_point, q.output_min, q.output_max));
+      }
+    }
+  }
+}
+
+template <typename T, typename TB>
+void QuantizedMatMul(const MatMulParams& p, const MatMulQuantParams& q, const T* a, const TB* b, T* y) {
+  const FusedActivationParams no_activation;
+  int32_t acc[kBlock];
+  for (size_t batch = 0; batch < p.a_offsets.size(); ++batch) {
+    const T* am = a + p.a_offsets[batch];
+    const TB* bm = b + p.b_offsets[batch];
+    T* ym = y + static_cast<int64_t>(batch) * p.m * p.n;
+    for (int64_t i = 0; i < p.m; ++i) {
+      for (int64_t j0 = 0; j0 < p.n; j0 += kBlock) {
+        const int64_t count = std::min(kBlock, p.n - j0);
+        std::fill(acc, acc + count, 0);
+        for (int64_t kk = 0; kk < p.k; ++kk) {
+          const int32_t av = static_cast<int32_t>(am[i * p.k + kk]) - q.a_zero_point;
+          const TB* b_row = bm + kk * p.n + j0;
+          for (int64_t j = 0; j < count; ++j) acc[j] += av * (static_cast<int32_t>(b_row[j]) - q.b_zero_point);
+        }
+        T* y_row = ym + i * p.n + j0;
+        for (int64_t j = 0; j < count; ++j) {
+          y_row[j] = static_cast<T>(Requantize(acc[j], q.acc_scale[static_cast<size_t>(j0 + j)], no_activation,
+                                               q.output_scale, q.output_zero_point, q.output_min, q.output_max));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void s8_gemm__ref(const GemmParams& p, const GemmQuantParams& q, const int8_t* a, const int8_t* b,
+                  const int32_t* bias, int8_t* y) {
+  QuantizedGemm<int8_t>(p, q, a, b, bias, y);
+}
+
+void s8_matmul__ref(const MatMulParams& p, const MatMulQuantParams& q, const int8_t* a, const int8_t* b,
+                    int8_t* y) {
+  QuantizedMatMul<int8_t, int8_t>(p, q, a, b, y);
+}
+
+}  // namespace npurt
