@@ -1,11 +1,18 @@
 // Concat: joins tensors along `axis` (required, negative counts from the end).
 // Inputs must agree on type, rank and every dim but the axis; zero-size inputs
 // are allowed and contribute nothing.
+//
+// INT8 (quantized models): every input and the output carry per-tensor
+// quantization; an input whose parameters differ from the output's is
+// requantized (s8_concat__ref), otherwise copied. INT8 tensors without any
+// quantization parameters (plain integers) are copied.
 #include "runtime/kernels/ref/concat.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -15,7 +22,41 @@ struct ConcatState : OpState {
   std::vector<size_t> chunk_bytes;
   std::vector<const void*> input_data;  // refreshed every eval; sized here so eval never allocates
   ConcatParams params;
+  bool requantize = false;  // INT8 with an input quantized differently from the output
+  std::vector<S8ConcatInput> s8_inputs;
+  std::vector<const int8_t*> s8_data;  // as input_data
+  S8ConcatParams s8;
 };
+
+// INT8: fills the requantization plan when some input's parameters differ from the output's.
+Status PrepareInt8(const OpNode* node, size_t inner_elements, int axis, ConcatState* state) {
+  bool any_quant = !node->outputs[0]->quant.empty();
+  for (const Tensor* t : node->inputs) any_quant = any_quant || !t->quant.empty();
+  if (!any_quant) return Status::Ok();  // plain integers: bytes
+  ActivationQuant out_q;
+  NPURT_RETURN_IF_ERROR(GetActivationQuant("Concat", *node->outputs[0], "output", &out_q));
+  for (size_t i = 0; i < node->inputs.size(); ++i) {
+    const Tensor* t = node->inputs[i];
+    char role[32];
+    snprintf(role, sizeof(role), "input %zu", i);
+    ActivationQuant q;
+    NPURT_RETURN_IF_ERROR(GetActivationQuant("Concat", *t, role, &q));
+    S8ConcatInput in;
+    in.chunk = static_cast<size_t>(t->shape[axis]) * inner_elements;
+    in.scale = q.scale;
+    in.zero_point = q.zero_point;
+    in.copy = q == out_q;
+    state->requantize = state->requantize || !in.copy;
+    state->s8_inputs.push_back(in);
+  }
+  state->s8_data.resize(node->inputs.size());
+  state->s8.outer = state->params.outer;
+  state->s8.num_inputs = state->s8_inputs.size();
+  state->s8.inputs = state->s8_inputs.data();
+  state->s8.out_scale = out_q.scale;
+  state->s8.out_zero_point = out_q.zero_point;
+  return Status::Ok();
+}
 
 Status ConcatInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
   NPURT_CHECK_OR_RETURN(!inputs.empty() && inputs[0] != nullptr, kModelInvalid, "Concat: input 0 is missing");
@@ -75,6 +116,9 @@ Status ConcatPrepare(OpNode* node) {
   state->params.outer = outer;
   state->params.num_inputs = node->inputs.size();
   state->params.chunk_bytes = state->chunk_bytes.data();
+  if (first->dtype == DataType::kInt8) {
+    NPURT_RETURN_IF_ERROR(PrepareInt8(node, inner / DataTypeSize(first->dtype), axis, state.get()));
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -83,6 +127,11 @@ Status ConcatEval(OpNode* node) {
   ConcatState* state = node->state_as<ConcatState>();
   if (node->outputs[0]->num_elements() == 0) return Status::Ok();
   for (size_t i = 0; i < node->inputs.size(); ++i) state->input_data[i] = node->inputs[i]->data;
+  if (state->requantize) {
+    for (size_t i = 0; i < node->inputs.size(); ++i) state->s8_data[i] = node->inputs[i]->as<int8_t>();
+    s8_concat__ref(state->s8, state->s8_data.data(), node->outputs[0]->as<int8_t>());
+    return Status::Ok();
+  }
   concat__ref(state->params, state->input_data.data(), node->outputs[0]->data);
   return Status::Ok();
 }

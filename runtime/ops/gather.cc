@@ -2,11 +2,13 @@
 // or int64, constant or computed). Output shape is data.shape[:axis] +
 // indices.shape + data.shape[axis+1:]. ONNX leaves out-of-range indices
 // undefined; constant ones are rejected at infer, computed ones fail eval.
+// Byte copies serve every type; a quantized (INT8) output carries the data's parameters.
 #include "runtime/kernels/ref/gather.h"
 
 #include <cinttypes>
 #include <cstdint>
 
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -60,6 +62,7 @@ Status GatherInfer(const Attributes& attrs, const std::vector<const Tensor*>& in
 Status GatherPrepare(OpNode* node) {
   const Tensor* data = node->inputs[0];
   const Tensor* indices = node->inputs[1];
+  NPURT_RETURN_IF_ERROR(ExpectSameQuant("Gather", *data, *node->outputs[0]));
   int axis = 0;
   NPURT_RETURN_IF_ERROR(GatherAxis(node->attrs, data, &axis));
   auto state = std::make_unique<GatherState>();

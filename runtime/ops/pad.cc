@@ -4,6 +4,12 @@
 // axes), laid out [x1_begin, x2_begin, ..., x1_end, x2_end, ...].
 // Negative pads crop. As in onnxruntime, cropping happens first and reflect/
 // edge then mirror or repeat the cropped region.
+//
+// Element copies serve every type. Quantized (INT8 with quantization
+// parameters) data keeps its parameters (the output must carry the same) and
+// the pad value is a real value quantized with them: attribute `value` or a
+// float32 constant_value directly, an INT8 constant_value after dequantizing
+// it with its own parameters; 0.0 pads with the zero point.
 #include "runtime/kernels/ref/pad.h"
 
 #include <algorithm>
@@ -13,6 +19,8 @@
 #include <limits>
 #include <string>
 
+#include "runtime/kernels/ref/quantize.h"
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -39,6 +47,11 @@ struct PadState : OpState {
   std::vector<std::vector<int64_t>> maps;
   std::vector<const int64_t*> map_ptrs;
   uint64_t attr_value = 0;  // constant from attribute `value` (or 0), converted to the element type
+  // Quantized data: the constant_value input is quantized with the data's parameters at eval.
+  bool quantized = false;
+  ActivationQuant data_quant;
+  ActivationQuant value_quant;  // of an INT8 constant_value
+  uint64_t input_value = 0;     // constant_value, quantized
   PadParams params;
 };
 
@@ -113,8 +126,11 @@ Status MakePadPlan(const Attributes& attrs, const std::vector<const Tensor*>& in
 
   const Tensor* t_value = InputOrNull(inputs, 2);
   if (t_value != nullptr) {
-    NPURT_CHECK_OR_RETURN(t_value->dtype == x->dtype, kModelInvalid, "Pad: constant_value has type %s, data has %s",
-                          DataTypeName(t_value->dtype), DataTypeName(x->dtype));
+    // Quantized data may take a real (float32) pad value.
+    const bool real_for_int8 = x->dtype == DataType::kInt8 && t_value->dtype == DataType::kFloat32;
+    NPURT_CHECK_OR_RETURN(t_value->dtype == x->dtype || real_for_int8, kModelInvalid,
+                          "Pad: constant_value has type %s, data has %s", DataTypeName(t_value->dtype),
+                          DataTypeName(x->dtype));
     NPURT_CHECK_OR_RETURN(t_value->num_elements() >= 0 && t_value->num_elements() <= 1, kModelInvalid,
                           "Pad: constant_value must be a scalar");
   }
@@ -227,6 +243,22 @@ Status PadPrepare(OpNode* node) {
   float value = 0.0f;
   NPURT_RETURN_IF_ERROR(node->attrs.GetFloat("value", 0.0f, &value));
   StoreValue(x->dtype, value, &state->attr_value);
+  NPURT_RETURN_IF_ERROR(ExpectSameQuant("Pad", *x, *node->outputs[0]));
+  const Tensor* t_value = node->input(2);
+  if (x->dtype == DataType::kInt8 && !x->quant.empty()) {
+    state->quantized = true;
+    NPURT_RETURN_IF_ERROR(GetActivationQuant("Pad", *x, "data", &state->data_quant));
+    const int8_t code = static_cast<int8_t>(
+        QuantizeValue(value, state->data_quant.scale, state->data_quant.zero_point, -128, 127));
+    std::memcpy(&state->attr_value, &code, 1);
+    if (t_value != nullptr && t_value->dtype == DataType::kInt8 && t_value->num_elements() == 1) {
+      NPURT_RETURN_IF_ERROR(GetActivationQuant("Pad", *t_value, "constant_value", &state->value_quant));
+    }
+  } else if (t_value != nullptr) {
+    NPURT_CHECK_OR_RETURN(t_value->dtype == x->dtype, kModelInvalid,
+                          "Pad: a %s constant_value needs quantization parameters on the %s data '%s'",
+                          DataTypeName(t_value->dtype), DataTypeName(x->dtype), x->name.c_str());
+  }
 
   state->params.rank = rank;
   state->params.element_size = DataTypeSize(x->dtype);
@@ -243,8 +275,20 @@ Status PadEval(OpNode* node) {
   PadState* state = node->state_as<PadState>();
   // constant_value may be computed at run time, so it is read here.
   const Tensor* t_value = node->input(2);
-  state->params.constant_value =
-      t_value != nullptr && t_value->num_elements() == 1 ? t_value->data : static_cast<const void*>(&state->attr_value);
+  if (state->quantized && t_value != nullptr && t_value->num_elements() == 1) {
+    const ActivationQuant& d = state->data_quant;
+    const float real = t_value->dtype == DataType::kFloat32
+                           ? *t_value->as<float>()
+                           : DequantizeValue(*t_value->as<int8_t>(), state->value_quant.scale,
+                                             state->value_quant.zero_point);
+    const int8_t code = static_cast<int8_t>(QuantizeValue(real, d.scale, d.zero_point, -128, 127));
+    std::memcpy(&state->input_value, &code, 1);
+    state->params.constant_value = &state->input_value;
+  } else {
+    state->params.constant_value = t_value != nullptr && t_value->num_elements() == 1
+                                       ? t_value->data
+                                       : static_cast<const void*>(&state->attr_value);
+  }
   pad__ref(state->params, node->inputs[0]->data, node->outputs[0]->data);
   return Status::Ok();
 }

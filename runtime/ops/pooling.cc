@@ -2,10 +2,17 @@
 // dilations, ceil_mode, auto_pad, count_include_pad), GlobalAveragePool and
 // GlobalMaxPool. MaxPool's optional Indices output is not supported;
 // storage_order only concerns Indices and is ignored.
+//
+// INT8 (quantized models): INT8 in, INT8 out, each with per-tensor
+// quantization (the output's may differ: MaxPool then requantizes the
+// largest code, the averages quantize the mean real value with the output's
+// parameters); see runtime/kernels/ref/pooling.h. MaxPool and GlobalMaxPool
+// also take plain INT8 integers (no quantization parameters): they only compare.
 #include <cinttypes>
 #include <vector>
 
 #include "runtime/kernels/ref/pooling.h"
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 #include "runtime/ops/window_attributes.h"
 
@@ -14,7 +21,23 @@ namespace {
 
 struct PoolState : OpState {
   PoolParams params;
+  S8PoolParams s8;  // INT8 only
 };
+
+struct GlobalPoolState : OpState {
+  S8GlobalPoolParams s8;  // INT8 only
+};
+
+// The input and output parameters of an INT8 pool. Max pools only compare:
+// plain integers (no parameters on input or output) run as scale 1, zero point 0.
+Status ReadPoolQuant(const char* op, PoolKind kind, const OpNode* node, ActivationQuant* in, ActivationQuant* out) {
+  const Tensor& y = *node->outputs[0];
+  NPURT_CHECK_OR_RETURN(y.dtype == DataType::kInt8, kModelInvalid, "%s: output '%s' is %s, expected INT8", op,
+                        y.name.c_str(), DataTypeName(y.dtype));
+  if (kind == PoolKind::kMax && HasNoQuantization(*node)) return Status::Ok();
+  NPURT_RETURN_IF_ERROR(GetActivationQuant(op, *node->inputs[0], "input", in));
+  return GetActivationQuant(op, y, "output", out);
+}
 
 Status ReadFlag(const char* op, const Attributes& attrs, const char* name, bool* out) {
   int64_t v = 0;
@@ -24,9 +47,10 @@ Status ReadFlag(const char* op, const Attributes& attrs, const char* name, bool*
   return Status::Ok();
 }
 
-// X must be a float NCHW-style tensor with 1 to `max_spatial` spatial dims, all positive.
+// X must be a float or INT8 NCHW-style tensor with 1 to `max_spatial` spatial dims, all positive.
 Status CheckPoolInput(const char* op, const Tensor* x, int max_spatial) {
-  NPURT_RETURN_IF_ERROR(ExpectInputType(op, x, DataType::kFloat32, 0));
+  NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "%s: input 0 is missing", op);
+  if (x->dtype != DataType::kInt8) NPURT_RETURN_IF_ERROR(ExpectInputType(op, x, DataType::kFloat32, 0));
   NPURT_CHECK_OR_RETURN(x->rank() >= 3 && x->rank() <= 2 + max_spatial, kModelInvalid,
                         "%s: input rank %d, expected 3 to %d", op, x->rank(), 2 + max_spatial);
   for (int64_t d : x->shape) {
@@ -118,7 +142,7 @@ Status PoolInfer(const Attributes& attrs, const std::vector<const Tensor*>& inpu
   Shape shape;
   NPURT_RETURN_IF_ERROR(PlanPool(op, kKind, attrs, inputs.empty() ? nullptr : inputs[0], &params, &shape));
   (*outputs)[0].shape = shape;
-  (*outputs)[0].dtype = DataType::kFloat32;
+  (*outputs)[0].dtype = inputs[0]->dtype;
   return Status::Ok();
 }
 
@@ -127,12 +151,26 @@ Status PoolPrepare(OpNode* node) {
   auto state = std::make_unique<PoolState>();
   Shape shape;
   NPURT_RETURN_IF_ERROR(PlanPool(PoolName<kKind>(), kKind, node->attrs, node->input(0), &state->params, &shape));
+  if (node->inputs[0]->dtype == DataType::kInt8) {
+    ActivationQuant in, out;
+    NPURT_RETURN_IF_ERROR(ReadPoolQuant(PoolName<kKind>(), kKind, node, &in, &out));
+    state->s8.pool = state->params;
+    state->s8.in_scale = in.scale;
+    state->s8.in_zero_point = in.zero_point;
+    state->s8.out_scale = out.scale;
+    state->s8.out_zero_point = out.zero_point;
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status PoolEval(OpNode* node) {
-  f32_pool__ref(node->state_as<PoolState>()->params, node->inputs[0]->as<float>(), node->outputs[0]->as<float>());
+  const PoolState* state = node->state_as<PoolState>();
+  if (node->outputs[0]->dtype == DataType::kInt8) {
+    s8_pool__ref(state->s8, node->inputs[0]->as<int8_t>(), node->outputs[0]->as<int8_t>());
+    return Status::Ok();
+  }
+  f32_pool__ref(state->params, node->inputs[0]->as<float>(), node->outputs[0]->as<float>());
   return Status::Ok();
 }
 
@@ -153,13 +191,37 @@ Status GlobalPoolInfer(const Attributes& attrs, const std::vector<const Tensor*>
   shape[0] = x->shape[0];
   shape[1] = x->shape[1];
   (*outputs)[0].shape = shape;
-  (*outputs)[0].dtype = DataType::kFloat32;
+  (*outputs)[0].dtype = x->dtype;
+  return Status::Ok();
+}
+
+template <PoolKind kKind>
+Status GlobalPoolPrepare(OpNode* node) {
+  auto state = std::make_unique<GlobalPoolState>();
+  const Tensor* x = node->inputs[0];
+  if (x->dtype == DataType::kInt8) {
+    ActivationQuant in, out;
+    NPURT_RETURN_IF_ERROR(ReadPoolQuant(GlobalPoolName<kKind>(), kKind, node, &in, &out));
+    S8GlobalPoolParams& p = state->s8;
+    p.kind = kKind;
+    p.planes = x->shape[0] * x->shape[1];
+    p.plane_size = x->num_elements() / p.planes;
+    p.in_scale = in.scale;
+    p.in_zero_point = in.zero_point;
+    p.out_scale = out.scale;
+    p.out_zero_point = out.zero_point;
+  }
+  node->state = std::move(state);
   return Status::Ok();
 }
 
 template <PoolKind kKind>
 Status GlobalPoolEval(OpNode* node) {
   const Tensor* x = node->inputs[0];
+  if (x->dtype == DataType::kInt8) {
+    s8_global_pool__ref(node->state_as<GlobalPoolState>()->s8, x->as<int8_t>(), node->outputs[0]->as<int8_t>());
+    return Status::Ok();
+  }
   const int64_t planes = x->shape[0] * x->shape[1];
   f32_global_pool__ref(kKind, planes, x->num_elements() / planes, x->as<float>(), node->outputs[0]->as<float>());
   return Status::Ok();
@@ -172,8 +234,8 @@ extern const OpDef kOpMaxPool = {"MaxPool", 1, 1, 1, 2, PoolInfer<PoolKind::kMax
 extern const OpDef kOpAveragePool = {"AveragePool", 1, 1, 1, 1, PoolInfer<PoolKind::kAverage>,
                                      PoolPrepare<PoolKind::kAverage>, PoolEval};
 extern const OpDef kOpGlobalAveragePool = {"GlobalAveragePool", 1, 1, 1, 1, GlobalPoolInfer<PoolKind::kAverage>,
-                                           nullptr, GlobalPoolEval<PoolKind::kAverage>};
-extern const OpDef kOpGlobalMaxPool = {"GlobalMaxPool", 1, 1, 1, 1, GlobalPoolInfer<PoolKind::kMax>, nullptr,
-                                       GlobalPoolEval<PoolKind::kMax>};
+                                           GlobalPoolPrepare<PoolKind::kAverage>, GlobalPoolEval<PoolKind::kAverage>};
+extern const OpDef kOpGlobalMaxPool = {"GlobalMaxPool", 1, 1, 1, 1, GlobalPoolInfer<PoolKind::kMax>,
+                                       GlobalPoolPrepare<PoolKind::kMax>, GlobalPoolEval<PoolKind::kMax>};
 
 }  // namespace npurt

@@ -1,10 +1,13 @@
 // The shape-only ops: Reshape, Flatten, Squeeze, Unsqueeze, Identity. They
-// differ in infer; eval is the same byte copy for all of them.
+// differ in infer; eval is the same byte copy for all of them, so they serve
+// every element type. Quantized (INT8) tensors keep their quantization: the
+// output must carry the input's parameters (checked in prepare).
 #include "runtime/kernels/ref/reshape.h"
 
 #include <cinttypes>
 #include <cstdint>
 
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -166,6 +169,10 @@ Status IdentityInfer(const Attributes& /*attrs*/, const std::vector<const Tensor
   return Status::Ok();
 }
 
+Status CopyPrepare(OpNode* node) {
+  return ExpectSameQuant(node->def->name, *node->inputs[0], *node->outputs[0]);
+}
+
 Status CopyEval(OpNode* node) {
   const Tensor* x = node->inputs[0];
   ReshapeParams params;
@@ -176,10 +183,10 @@ Status CopyEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpReshape = {"Reshape", 1, 2, 1, 1, ReshapeInfer, nullptr, CopyEval};
-extern const OpDef kOpFlatten = {"Flatten", 1, 1, 1, 1, FlattenInfer, nullptr, CopyEval};
-extern const OpDef kOpSqueeze = {"Squeeze", 1, 2, 1, 1, SqueezeInfer, nullptr, CopyEval};
-extern const OpDef kOpUnsqueeze = {"Unsqueeze", 1, 2, 1, 1, UnsqueezeInfer, nullptr, CopyEval};
-extern const OpDef kOpIdentity = {"Identity", 1, 1, 1, 1, IdentityInfer, nullptr, CopyEval};
+extern const OpDef kOpReshape = {"Reshape", 1, 2, 1, 1, ReshapeInfer, CopyPrepare, CopyEval};
+extern const OpDef kOpFlatten = {"Flatten", 1, 1, 1, 1, FlattenInfer, CopyPrepare, CopyEval};
+extern const OpDef kOpSqueeze = {"Squeeze", 1, 2, 1, 1, SqueezeInfer, CopyPrepare, CopyEval};
+extern const OpDef kOpUnsqueeze = {"Unsqueeze", 1, 2, 1, 1, UnsqueezeInfer, CopyPrepare, CopyEval};
+extern const OpDef kOpIdentity = {"Identity", 1, 1, 1, 1, IdentityInfer, CopyPrepare, CopyEval};
 
 }  // namespace npurt

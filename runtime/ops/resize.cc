@@ -6,6 +6,11 @@
 // pytorch_half_pixel, align_corners, tf_half_pixel_for_nearest. Cubic and
 // tf_crop_and_resize are rejected.
 // Arithmetic is float32 like onnxruntime, so index rounding matches it.
+//
+// INT8 (quantized models): X INT8 in, INT8 out, each with per-tensor
+// quantization: nearest copies codes (requantizing when the output's
+// parameters differ), linear interpolates the real values and quantizes
+// (runtime/kernels/ref/resize.h). Upsample is imported as Resize.
 #include "runtime/kernels/ref/resize.h"
 
 #include <algorithm>
@@ -14,6 +19,7 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -40,6 +46,7 @@ struct ResizeState : OpState {
   std::vector<const int64_t*> index0_ptrs, index1_ptrs;
   std::vector<const float*> weight1_ptrs;
   ResizeParams params;
+  S8ResizeParams s8;  // INT8 only
 };
 
 // A 0-element tensor stands for an omitted input.
@@ -105,7 +112,8 @@ Status ParseModes(const Attributes& attrs, bool opset10, ResizePlan* plan) {
 
 Status MakeResizePlan(const Attributes& attrs, const std::vector<const Tensor*>& inputs, ResizePlan* plan) {
   const Tensor* x = inputs.empty() ? nullptr : inputs[0];
-  NPURT_RETURN_IF_ERROR(ExpectInputType("Resize", x, DataType::kFloat32, 0));
+  NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "Resize: input 0 is missing");
+  if (x->dtype != DataType::kInt8) NPURT_RETURN_IF_ERROR(ExpectInputType("Resize", x, DataType::kFloat32, 0));
   NPURT_CHECK_OR_RETURN(x->num_elements() >= 0, kModelInvalid, "Resize: bad input shape %s",
                         ShapeToString(x->shape).c_str());
   const int rank = x->rank();
@@ -181,7 +189,7 @@ Status ResizeInfer(const Attributes& attrs, const std::vector<const Tensor*>& in
   ResizePlan plan;
   NPURT_RETURN_IF_ERROR(MakeResizePlan(attrs, inputs, &plan));
   (*outputs)[0].shape = plan.out_shape;
-  (*outputs)[0].dtype = DataType::kFloat32;
+  (*outputs)[0].dtype = inputs[0]->dtype;
   return Status::Ok();
 }
 
@@ -264,12 +272,35 @@ Status ResizePrepare(OpNode* node) {
   state->params.index0 = state->index0_ptrs.data();
   state->params.index1 = state->index1_ptrs.data();
   state->params.weight1 = state->weight1_ptrs.data();
+  if (x->dtype == DataType::kInt8) {
+    const Tensor& y = *node->outputs[0];
+    NPURT_CHECK_OR_RETURN(y.dtype == DataType::kInt8, kModelInvalid, "Resize: output '%s' is %s, expected INT8",
+                          y.name.c_str(), DataTypeName(y.dtype));
+    ActivationQuant in, out;
+    NPURT_RETURN_IF_ERROR(GetActivationQuant("Resize", *x, "input", &in));
+    NPURT_RETURN_IF_ERROR(GetActivationQuant("Resize", y, "output", &out));
+    state->s8.resize = state->params;
+    state->s8.in_scale = in.scale;
+    state->s8.in_zero_point = in.zero_point;
+    state->s8.out_scale = out.scale;
+    state->s8.out_zero_point = out.zero_point;
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status ResizeEval(OpNode* node) {
   const ResizeState* state = node->state_as<ResizeState>();
+  if (node->outputs[0]->dtype == DataType::kInt8) {
+    const int8_t* in = node->inputs[0]->as<int8_t>();
+    int8_t* out = node->outputs[0]->as<int8_t>();
+    if (state->linear) {
+      s8_resize_linear__ref(state->s8, in, out);
+    } else {
+      s8_resize_nearest__ref(state->s8, in, out);
+    }
+    return Status::Ok();
+  }
   const float* in = node->inputs[0]->as<float>();
   float* out = node->outputs[0]->as<float>();
   if (state->linear) {

@@ -2,11 +2,13 @@
 // inputs 1..4 (opset >= 10). Indices follow ONNX: negative values count from
 // the end, then clamp to the dim ([0, dim] for positive steps, [-1, dim - 1]
 // for the end with negative steps), so INT64_MAX / INT64_MIN mean "to the end".
+// Element copies serve every type; quantized (INT8) tensors keep the input's parameters.
 #include "runtime/kernels/ref/slice.h"
 
 #include <algorithm>
 #include <cstdint>
 
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -124,6 +126,7 @@ Status SliceInfer(const Attributes& attrs, const std::vector<const Tensor*>& inp
 }
 
 Status SlicePrepare(OpNode* node) {
+  NPURT_RETURN_IF_ERROR(ExpectSameQuant("Slice", *node->inputs[0], *node->outputs[0]));
   auto state = std::make_unique<SliceState>();
   std::vector<const Tensor*> inputs(node->inputs.begin(), node->inputs.end());
   NPURT_RETURN_IF_ERROR(MakeSlicePlan(node->attrs, inputs, &state->plan));

@@ -2,7 +2,12 @@
 // normalizes over everything from `axis` on; opset >= 13 normalizes over the
 // single `axis` (default -1). The compiler stores the model's opset in the int
 // attribute `opset`; without it, opset 13 semantics apply.
+//
+// INT8 (quantized models): INT8 in, INT8 out, each with per-tensor
+// quantization; the reference dequantizes, runs the float softmax and
+// quantizes (runtime/kernels/ref/softmax.h).
 #include "runtime/kernels/ref/softmax.h"
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -10,6 +15,7 @@ namespace {
 
 struct SoftmaxState : OpState {
   SoftmaxParams params;
+  S8SoftmaxParams s8;  // INT8 only
 };
 
 // Resolves the normalized axis and whether the opset <= 12 (coerce to 2-D) rule applies.
@@ -28,14 +34,15 @@ Status SoftmaxInfer(const Attributes& attrs, const std::vector<const Tensor*>& i
   NPURT_CHECK_OR_RETURN(inputs.size() == 1, kModelInvalid, "Softmax: expects 1 input, got %zu", inputs.size());
   NPURT_CHECK_OR_RETURN(outputs->size() == 1, kModelInvalid, "Softmax: expects 1 output, got %zu", outputs->size());
   const Tensor* x = inputs[0];
-  NPURT_RETURN_IF_ERROR(ExpectInputType("Softmax", x, DataType::kFloat32, 0));
+  NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "Softmax: input 0 is missing");
+  if (x->dtype != DataType::kInt8) NPURT_RETURN_IF_ERROR(ExpectInputType("Softmax", x, DataType::kFloat32, 0));
   NPURT_CHECK_OR_RETURN(x->num_elements() >= 0, kModelInvalid, "Softmax: bad input shape %s",
                         ShapeToString(x->shape).c_str());
   int axis = 0;
   bool coerce_2d = false;
   NPURT_RETURN_IF_ERROR(ReadAxis(attrs, x->rank(), &axis, &coerce_2d));
   (*outputs)[0].shape = x->shape;
-  (*outputs)[0].dtype = DataType::kFloat32;
+  (*outputs)[0].dtype = x->dtype;
   return Status::Ok();
 }
 
@@ -56,11 +63,29 @@ Status SoftmaxPrepare(OpNode* node) {
       p.inner *= shape[d];
     }
   }
+  if (node->inputs[0]->dtype == DataType::kInt8) {
+    const Tensor& y = *node->outputs[0];
+    NPURT_CHECK_OR_RETURN(y.dtype == DataType::kInt8, kModelInvalid, "Softmax: output '%s' is %s, expected INT8",
+                          y.name.c_str(), DataTypeName(y.dtype));
+    ActivationQuant in, out;
+    NPURT_RETURN_IF_ERROR(GetActivationQuant("Softmax", *node->inputs[0], "input", &in));
+    NPURT_RETURN_IF_ERROR(GetActivationQuant("Softmax", y, "output", &out));
+    state->s8.softmax = p;
+    state->s8.in_scale = in.scale;
+    state->s8.in_zero_point = in.zero_point;
+    state->s8.out_scale = out.scale;
+    state->s8.out_zero_point = out.zero_point;
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status SoftmaxEval(OpNode* node) {
+  if (node->outputs[0]->dtype == DataType::kInt8) {
+    s8_softmax__ref(node->state_as<SoftmaxState>()->s8, node->inputs[0]->as<int8_t>(),
+                    node->outputs[0]->as<int8_t>());
+    return Status::Ok();
+  }
   f32_softmax__ref(node->state_as<SoftmaxState>()->params, node->inputs[0]->as<float>(),
                    node->outputs[0]->as<float>());
   return Status::Ok();

@@ -1,13 +1,15 @@
 // Split: cuts the input along `axis` into as many outputs as the node has.
 // Sizes come from attribute `split` (opset < 13) or constant input 1 (opset >= 13).
 // Without sizes the split is equal; with attribute `num_outputs` (opset 18) the
-// chunks are ceil(dim / n) and the last one takes the remainder.
+// chunks are ceil(dim / n) and the last one takes the remainder. Byte copies
+// serve every type; quantized (INT8) outputs carry the input's parameters.
 #include "runtime/kernels/ref/split.h"
 
 #include <cinttypes>
 #include <cstdint>
 #include <limits>
 
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -97,6 +99,9 @@ Status SplitPrepare(OpNode* node) {
   int axis = 0;
   std::vector<int64_t> sizes;
   NPURT_RETURN_IF_ERROR(SplitSizes(node->attrs, inputs, node->outputs.size(), &axis, &sizes));
+  for (const Tensor* out : node->outputs) {
+    if (out != nullptr) NPURT_RETURN_IF_ERROR(ExpectSameQuant("Split", *x, *out));
+  }
 
   size_t outer = 1;
   for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(x->shape[d]);

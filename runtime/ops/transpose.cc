@@ -1,10 +1,12 @@
 // Transpose: output dim k is input dim perm[k]; perm defaults to reversed dims.
 // Prepare folds size-1 dims and runs of input dims that stay adjacent and in
-// order, so the common cases copy contiguous runs.
+// order, so the common cases copy contiguous runs. Element copies serve every
+// type; quantized (INT8) tensors keep the input's parameters.
 #include "runtime/kernels/ref/transpose.h"
 
 #include <cstdint>
 
+#include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -52,6 +54,7 @@ Status TransposeInfer(const Attributes& attrs, const std::vector<const Tensor*>&
 
 Status TransposePrepare(OpNode* node) {
   const Tensor* x = node->inputs[0];
+  NPURT_RETURN_IF_ERROR(ExpectSameQuant("Transpose", *x, *node->outputs[0]));
   std::vector<int64_t> perm;
   NPURT_RETURN_IF_ERROR(ReadPerm(node->attrs, x, &perm));
   const int rank = x->rank();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace npurt {
 
@@ -14,5 +15,26 @@ struct ConcatParams {
 };
 
 void concat__ref(const ConcatParams& params, const void* const* inputs, void* output);
+
+// int8 inputs with their own quantization: each is requantized to the
+// output's parameters (QuantizeValue(DequantizeValue(q)), runtime/kernels/ref/quantize.h),
+// or copied when its parameters equal the output's. (When all of them do, the
+// op uses concat__ref.)
+struct S8ConcatInput {
+  size_t chunk = 0;  // elements per outer index (may be 0)
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  bool copy = true;  // parameters equal the output's
+};
+
+struct S8ConcatParams {
+  size_t outer = 1;
+  size_t num_inputs = 0;
+  const S8ConcatInput* inputs = nullptr;
+  float out_scale = 1.0f;
+  int32_t out_zero_point = 0;
+};
+
+void s8_concat__ref(const S8ConcatParams& params, const int8_t* const* inputs, int8_t* output);
 
 }  // namespace npurt

@@ -30,4 +30,42 @@ void f32_pool__ref(const PoolParams& p, const float* input, float* output);
 // One value per plane of `plane_size` elements (GlobalMaxPool, GlobalAveragePool).
 void f32_global_pool__ref(PoolKind kind, int64_t planes, int64_t plane_size, const float* input, float* output);
 
+// ---- Quantized (int8) -------------------------------------------------------
+//
+// Input and output each have one scale and zero point (real = scale * (q - zp)).
+//   Max:     the largest code of the window (quantization is monotonic, so it
+//            holds the largest real value), requantized to the output's
+//            parameters when they differ; a window with no tap inside the input
+//            gives the lowest code, as the float kernel's lowest float would.
+//   Average: acc = sum of (q - zp) over the taps inside the input, exact in
+//            int64 (padding is real 0, so count_include_pad only changes the
+//            divisor); real = float(acc) / float(count) * scale, then
+//            QuantizeValue with the output's parameters (runtime/kernels/ref/quantize.h).
+//            "Average of the real values, then quantize": it can differ from
+//            averaging dequantized floats by float rounding only, so an
+//            oracle built that way agrees within one step.
+struct S8PoolParams {
+  PoolParams pool;
+  float in_scale = 1.0f;
+  int32_t in_zero_point = 0;
+  float out_scale = 1.0f;
+  int32_t out_zero_point = 0;
+};
+
+void s8_pool__ref(const S8PoolParams& params, const int8_t* input, int8_t* output);
+
+struct S8GlobalPoolParams {
+  PoolKind kind = PoolKind::kMax;
+  int64_t planes = 1;
+  int64_t plane_size = 1;
+  float in_scale = 1.0f;
+  int32_t in_zero_point = 0;
+  float out_scale = 1.0f;
+  int32_t out_zero_point = 0;
+};
+
+// As s8_pool__ref with one window covering each whole plane (the average
+// divides in double, as the float kernel does: planes can be large).
+void s8_global_pool__ref(const S8GlobalPoolParams& params, const int8_t* input, int8_t* output);
+
 }  // namespace npurt

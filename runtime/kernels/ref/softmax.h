@@ -14,4 +14,20 @@ struct SoftmaxParams {
 
 void f32_softmax__ref(const SoftmaxParams& params, const float* input, float* output);
 
+// int8: dequantize, the float softmax above, quantize with the output's
+// parameters -- the reference works in float32 on the real values (the
+// exponentials in float, their sum in double, exactly as f32_softmax__ref), so
+// it equals "dequantize, float Softmax, QuantizeValue" bit for bit. An
+// optimized kernel may tabulate exp((q - max_q) * scale) per code difference
+// and is held to one step of this.
+struct S8SoftmaxParams {
+  SoftmaxParams softmax;
+  float in_scale = 1.0f;
+  int32_t in_zero_point = 0;
+  float out_scale = 1.0f;
+  int32_t out_zero_point = 0;
+};
+
+void s8_softmax__ref(const S8SoftmaxParams& params, const int8_t* input, int8_t* output);
+
 }  // namespace npurt
