@@ -25,6 +25,25 @@ void Unmap(uint8_t* p, uint64_t bytes) {
   if (p != nullptr) ::munmap(p, bytes == 0 ? 1 : bytes);
 }
 
+// The context's own profiler and a caller's observer, for one run: the
+// observer begins before and ends after the timed span.
+class TeeProfiler final : public Profiler {
+ public:
+  TeeProfiler(Profiler* timed, Profiler* observer) : timed_(timed), observer_(observer) {}
+  void BeginOp(int index, const OpNode& node) override {
+    observer_->BeginOp(index, node);
+    timed_->BeginOp(index, node);
+  }
+  void EndOp(int index, const OpNode& node) override {
+    timed_->EndOp(index, node);
+    observer_->EndOp(index, node);
+  }
+
+ private:
+  Profiler* timed_;
+  Profiler* observer_;
+};
+
 }  // namespace
 
 Context::Context(std::shared_ptr<const Model> model, const ContextOptions& options)
@@ -137,14 +156,14 @@ Status Context::SetInputs(const std::vector<InputArg>& inputs) {
     } else if (t.shape.size() == 4 && src.fmt == Layout::kNC1HWC2) {
       return NPURT_ERROR(kInputInvalid, "input %u: NC1HWC2 data needs pass_through=1", in.index);
     }
-    Status s = ImportInput(src, io, !in.pass_through, &t);
+    Status s = ImportInput(src, io, !in.pass_through && in.normalize, &t);
     if (!s.ok()) return Status(s.code(), "input " + std::to_string(in.index) + ": " + s.message());
     input_set_[in.index] = true;
   }
   return Status::Ok();
 }
 
-Status Context::Run() {
+Status Context::Run(Profiler* observer) {
   if (options_.model_info_only) {
     return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
   }
@@ -152,7 +171,10 @@ Status Context::Run() {
     if (!input_set_[i]) return NPURT_ERROR(kInputInvalid, "input %zu was never set (call rknn_inputs_set first)", i);
   }
   const int64_t start = NowNs();
-  Status s = RunNodes(&nodes_, profiler_.get());
+  Profiler* profiler = profiler_.get();
+  TeeProfiler tee(profiler, observer);
+  if (observer != nullptr) profiler = profiler == nullptr ? observer : &tee;
+  Status s = RunNodes(&nodes_, profiler);
   last_run_us_ = (NowNs() - start) / 1000;
   if (!s.ok()) return s;
   has_run_ = true;

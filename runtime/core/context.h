@@ -28,6 +28,10 @@ struct InputArg {
   uint32_t index = 0;
   HostBuffer buffer;
   bool pass_through = false;
+  // false: convert element type and layout only, without the input's channel
+  // reorder and mean/std (the data is already what the model's first op reads,
+  // e.g. calibration .npy files). Ignored with pass_through.
+  bool normalize = true;
 };
 
 struct MemorySizes {
@@ -49,7 +53,13 @@ class Context {
   std::mutex& mutex() { return mutex_; }
 
   Status SetInputs(const std::vector<InputArg>& inputs);
-  Status Run();
+  Status Run() { return Run(nullptr); }
+  // The same, with `observer` (nullptr: none; borrowed for this call only)
+  // called around every op, outside the context's own profiler (so its time is
+  // not counted in the per-op table). Its EndOp sees the op's output tensors
+  // before the arena reuses their memory; its BeginOp sees the op's inputs,
+  // model inputs included. The compiler's calibration records ranges this way.
+  Status Run(Profiler* observer);
   // Converts output `index` into `dst` (want_float: float32, else the reported type; NCHW order).
   Status GetOutput(uint32_t index, bool want_float, void* dst, size_t dst_size) const;
   // Bytes GetOutput writes for this output and want_float.
