@@ -5,6 +5,10 @@
 #include "compiler/emit/target_platform.h"
 #include "compiler/onnx/onnx_importer.h"
 #include "compiler/passes/pass_pipeline.h"
+#include "compiler/quant/calibrator.h"
+#include "compiler/quant/dataset.h"
+#include "runtime/core/context.h"
+#include "runtime/core/model.h"
 
 namespace npurt {
 namespace compiler {
@@ -86,7 +90,52 @@ Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& opt
   return graph->InferShapes();
 }
 
-Status CompileOnnxFile(const std::string& onnx_path, const CompileOptions& options, std::vector<uint8_t>* model) {
+Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
+  BuildReport local;
+  if (report == nullptr) report = &local;
+  *report = BuildReport();
+  EmitOptions emit;
+  emit.target_platform = options.target_platform;
+  emit.custom_string = options.custom_string;
+  if (!options.quantize) return EmitModel(*graph, emit, model);
+
+  QuantizeOptions quant;
+  NPURT_RETURN_IF_ERROR(ParseQuantAlgorithm(options.quantized_algorithm, &quant.algorithm));
+  if (options.quantized_method != "channel" && options.quantized_method != "layer") {
+    return NPURT_ERROR(kParamInvalid, "unknown quantized method '%s' (known: channel, layer)",
+                       options.quantized_method.c_str());
+  }
+  quant.per_channel = options.quantized_method == "channel";
+  quant.float_layers.insert(options.float_layers.begin(), options.float_layers.end());
+  if (options.dataset.empty()) {
+    return NPURT_ERROR(kParamInvalid, "quantization needs a calibration dataset (--dataset dataset.txt)");
+  }
+  std::vector<DatasetSample> samples;
+  NPURT_RETURN_IF_ERROR(ReadDatasetFile(options.dataset, graph->inputs().size(), &samples));
+  // Calibration runs the float model through the runtime, exactly as it will be fed.
+  std::vector<uint8_t> float_model;
+  NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, &float_model));
+  CalibrationOptions calibration;
+  calibration.histograms = quant.algorithm != QuantAlgorithm::kNormal;
+  calibration.progress = options.progress;
+  std::map<std::string, TensorStats> stats;
+  NPURT_RETURN_IF_ERROR(Calibrate(float_model, samples, calibration, &stats));
+  NPURT_RETURN_IF_ERROR(QuantizeGraph(stats, quant, graph, &report->quant));
+  report->quantized = true;
+  report->calibration_samples = samples.size();
+  NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, model));
+  // The runtime's prepare checks what shape functions cannot (weight axes, accumulator bounds): a quantized
+  // model that would not initialize is a conversion error, not a surprise at rknn_init.
+  std::shared_ptr<const Model> loaded;
+  std::unique_ptr<Context> context;
+  Status s = Model::Load(model->data(), model->size(), &loaded);
+  if (s.ok()) s = Context::Create(loaded, ContextOptions(), &context);
+  if (!s.ok()) return NPURT_ERROR(kFail, "internal error: the quantized model does not initialize: %s", s.message().c_str());
+  return Status::Ok();
+}
+
+Status CompileOnnxFile(const std::string& onnx_path, const CompileOptions& options, std::vector<uint8_t>* model,
+                       BuildReport* report) {
   if (FindTargetPlatform(options.target_platform) == nullptr) {
     std::string names;
     for (const std::string& n : TargetPlatformNames()) names += (names.empty() ? "" : ", ") + n;
@@ -95,10 +144,7 @@ Status CompileOnnxFile(const std::string& onnx_path, const CompileOptions& optio
   }
   Graph graph;
   NPURT_RETURN_IF_ERROR(ImportAndOptimize(onnx_path, options, &graph));
-  EmitOptions emit;
-  emit.target_platform = options.target_platform;
-  emit.custom_string = options.custom_string;
-  return EmitModel(graph, emit, model);
+  return Build(options, &graph, model, report);
 }
 
 }  // namespace compiler

@@ -10,6 +10,7 @@
 
 #include "compiler/emit/emitter.h"
 #include "compiler/ir/graph.h"
+#include "compiler/quant/quantize_graph.h"
 #include "runtime/core/status.h"
 
 namespace npurt {
@@ -28,15 +29,38 @@ struct CompileOptions {
   // Per input: reverse the channel order (RGB <-> BGR) in the runtime's input conversion.
   std::vector<bool> reorder_channels;
   std::string custom_string;
+
+  // INT8 (`npurt convert --quantize`, rknn-toolkit2's build(do_quantization=True)):
+  // calibrate on the dataset file (rknn-toolkit2 format, compiler/quant/dataset.h),
+  // then quantize (compiler/quant/quantize_graph.h).
+  bool quantize = false;
+  std::string dataset;
+  std::string quantized_algorithm = "normal";  // normal, mmse, kl_divergence
+  std::string quantized_method = "channel";    // channel, layer
+  std::vector<std::string> float_layers;       // node names kept in float
+  bool progress = false;                       // calibration progress bar on a terminal
+};
+
+// What Build did beyond emitting (zero-filled for float models).
+struct BuildReport {
+  bool quantized = false;
+  size_t calibration_samples = 0;
+  QuantizeReport quant;
 };
 
 // Converts an ONNX model file into npurt model file bytes. Errors name the
 // problem (unsupported op with its type, name, opset and the supported list;
 // a dynamic dim without --input-shapes naming the input; a corrupt file).
-Status CompileOnnxFile(const std::string& onnx_path, const CompileOptions& options, std::vector<uint8_t>* model);
+Status CompileOnnxFile(const std::string& onnx_path, const CompileOptions& options, std::vector<uint8_t>* model,
+                       BuildReport* report = nullptr);
 
 // The same, stopping before emission (for `npurt info`-style inspection and tests).
 Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& options, Graph* graph);
+
+// The last step of CompileOnnxFile: an optimized float graph to model-file
+// bytes; with options.quantize, calibration and quantization first (the graph
+// is rewritten to int8). `report` may be nullptr.
+Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report);
 
 }  // namespace compiler
 }  // namespace npurt

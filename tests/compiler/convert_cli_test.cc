@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/npy.h"
 #include "tests/compiler/onnx_builder.h"
 
 namespace npurt {
@@ -112,6 +113,22 @@ TEST(ConvertCliFiles, Write) {
   ASSERT_TRUE(onnx_test::WriteBytes(dir + "/corrupt.onnx", garbage));
   const std::string full = SmallConvModel().Serialize();
   ASSERT_TRUE(onnx_test::WriteBytes(dir + "/truncated.onnx", full.substr(0, full.size() - 7)));
+
+  // Calibration datasets for static.onnx (x[1,3,4,4]) in rknn-toolkit2's format.
+  std::ofstream calib(dir + "/calib.txt");
+  for (int i = 0; i < 4; ++i) {
+    npy::NpyArray a;
+    a.shape = {1, 3, 4, 4};
+    std::vector<float> v(48);
+    for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<float>((static_cast<int>(k) * 37 + i * 11) % 29) / 14.0f - 1.0f;
+    a.data.assign(reinterpret_cast<const uint8_t*>(v.data()), reinterpret_cast<const uint8_t*>(v.data() + v.size()));
+    const std::string name = "calib" + std::to_string(i) + ".npy";
+    ASSERT_TRUE(npy::WriteNpy(dir + "/" + name, a).ok());
+    calib << name << "\n";
+  }
+  ASSERT_TRUE(static_cast<bool>(calib));
+  std::ofstream(dir + "/calib_two_paths.txt") << "calib0.npy\ncalib1.npy calib2.npy\n";
+  std::ofstream(dir + "/calib_missing.txt") << "calib0.npy\nno_such_image.png\n";
 
   // rknn-toolkit2 style settings for dynamic.onnx.
   std::ofstream yml(dir + "/config.yml");

@@ -34,6 +34,11 @@ struct ConvertArgs {
   std::vector<std::string> std_values;
   std::vector<std::string> reorder_channels;
   std::string custom_string;
+  bool quantize = false;
+  std::string dataset;
+  std::string quantized_algorithm;
+  std::string quantized_method;
+  std::vector<std::string> float_layers;
 };
 
 // The error of a failed conversion step: one line, no trailing newline.
@@ -211,10 +216,20 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, ConvertArgs* a
     } else if (key == "output" || key == "output_path") {
       if (args->output.empty()) args->output = ScalarOf(v, where);
     } else if (key == "quantize" || key == "do_quantization") {
-      bool q = false;
-      if (ParseBool(ScalarOf(v, where), &q) && q) {
-        throw Failure{where + ": quantization is not supported yet; npurt convert makes float32 models"};
+      if (!ParseBool(ScalarOf(v, where), &args->quantize)) throw Failure{where + " must be true or false"};
+    } else if (key == "dataset") {
+      args->dataset = ScalarOf(v, where);
+    } else if (key == "quantized_algorithm") {
+      args->quantized_algorithm = ScalarOf(v, where);
+    } else if (key == "quantized_method") {
+      args->quantized_method = ScalarOf(v, where);
+    } else if (key == "quantized_dtype") {
+      const std::string dtype = ScalarOf(v, where);
+      if (dtype != "w8a8" && dtype != "asymmetric_quantized-8") {
+        throw Failure{where + ": quantized_dtype '" + dtype + "' is not supported (npurt: w8a8)"};
       }
+    } else if (key == "float_layers") {
+      args->float_layers = StringList(v, where);
     } else {
       std::fprintf(stderr, "npurt convert: warning: %s: ignoring key '%s'\n", file.c_str(), key.c_str());
     }
@@ -291,6 +306,11 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
       if (was_given("--std-values")) args.std_values = cli.std_values;
       if (was_given("--reorder-channels")) args.reorder_channels = cli.reorder_channels;
       if (was_given("--custom-string")) args.custom_string = cli.custom_string;
+      if (was_given("--quantize")) args.quantize = cli.quantize;
+      if (was_given("--dataset")) args.dataset = cli.dataset;
+      if (was_given("--quantized-algorithm")) args.quantized_algorithm = cli.quantized_algorithm;
+      if (was_given("--quantized-method")) args.quantized_method = cli.quantized_method;
+      if (was_given("--float-layers")) args.float_layers = cli.float_layers;
     }
     if (args.model.empty()) throw Failure{"no model given (npurt convert MODEL.onnx -o MODEL.rknn)"};
     if (args.output.empty()) args.output = DefaultOutput(args.model);
@@ -326,6 +346,18 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
       }
     }
     o.custom_string = args.custom_string;
+    o.quantize = args.quantize;
+    o.dataset = args.dataset;
+    if (!args.quantized_algorithm.empty()) o.quantized_algorithm = args.quantized_algorithm;
+    if (!args.quantized_method.empty()) o.quantized_method = args.quantized_method;
+    for (const std::string& s : args.float_layers) {
+      for (const std::string& name : SplitList(s)) o.float_layers.push_back(name);
+    }
+    o.progress = true;  // drawn only when stderr is a terminal
+    if (!o.quantize && (!o.dataset.empty() || !args.quantized_algorithm.empty() || !args.quantized_method.empty() ||
+                        !o.float_layers.empty())) {
+      throw Failure{"--dataset, --quantized-algorithm, --quantized-method and --float-layers need --quantize"};
+    }
 
     // CompileOnnxFile's steps, with the bare --reorder-channels applied between them.
     compiler::Graph graph;
@@ -339,11 +371,9 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
         for (int64_t c = t.shape[1]; c-- > 0;) in.channel_order.push_back(static_cast<int>(c));
       }
     }
-    compiler::EmitOptions emit;
-    emit.target_platform = o.target_platform;
-    emit.custom_string = o.custom_string;
     std::vector<uint8_t> bytes;
-    s = compiler::EmitModel(graph, emit, &bytes);
+    compiler::BuildReport report;
+    s = compiler::Build(o, &graph, &bytes, &report);
     if (!s.ok()) throw Failure{s.message()};
     std::shared_ptr<const Model> m;
     s = Model::Load(bytes.data(), bytes.size(), &m);
@@ -355,12 +385,21 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
     out.close();
     if (!out) throw Failure{"cannot write '" + args.output + "': " + std::strerror(errno)};
 
-    std::printf("Converted %s -> %s (%s, float32)\n", args.model.c_str(), args.output.c_str(),
-                m->target_platform().c_str());
+    std::printf("Converted %s -> %s (%s, %s)\n", args.model.c_str(), args.output.c_str(),
+                m->target_platform().c_str(), report.quantized ? "int8" : "float32");
     std::printf("  inputs:  %s\n", DescribeIo(*m, m->inputs()).c_str());
     std::printf("  outputs: %s\n", DescribeIo(*m, m->outputs()).c_str());
     std::printf("  %zu operators, weights %.1f KiB, arena %.1f KiB, file %.1f KiB\n", m->ops().size(),
                 m->weights_size() / 1024.0, m->arena_size() / 1024.0, bytes.size() / 1024.0);
+    if (report.quantized) {
+      const compiler::QuantizeReport& q = report.quant;
+      const double macs = static_cast<double>(q.int8_macs + q.float_macs);
+      std::printf("  quantized (%s, %s) on %zu calibration samples: %d ops int8, %d float, %d Quantize/Dequantize; "
+                  "MACs %.1f%% int8\n",
+                  o.quantized_algorithm.c_str(), o.quantized_method.c_str(), report.calibration_samples, q.int8_nodes,
+                  q.float_nodes, q.boundary_nodes, macs > 0 ? 100.0 * static_cast<double>(q.int8_macs) / macs : 100.0);
+      for (const std::string& r : q.float_reasons) std::printf("    float: %s\n", r.c_str());
+    }
     return 0;
   } catch (const Failure& f) {
     std::fprintf(stderr, "npurt convert: %s\n", f.message.c_str());
@@ -372,7 +411,7 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
 
 void AddConvertCommand(CLI::App& app, int* exit_code) {
   static ConvertArgs args;
-  CLI::App* cmd = app.add_subcommand("convert", "Convert an ONNX model into an npurt model file (float32)");
+  CLI::App* cmd = app.add_subcommand("convert", "Convert an ONNX model into an npurt model file (float32, or int8 with --quantize)");
   cmd->add_option("model", args.model, "ONNX model file (.onnx)");
   cmd->add_option("-o,--output", args.output, "Model file to write (default: the model's name with .rknn)");
   std::string platforms;
@@ -400,6 +439,17 @@ void AddConvertCommand(CLI::App& app, int* exit_code) {
       ->expected(0, 1)
       ->allow_extra_args(false);
   cmd->add_option("--custom-string", args.custom_string, "Free text stored in the model (RKNN_QUERY_CUSTOM_STRING)");
+  cmd->add_flag("--quantize", args.quantize,
+                "Quantize to int8 (w8a8: asymmetric per-tensor activations, symmetric per-channel weights), "
+                "calibrating on --dataset");
+  cmd->add_option("--dataset", args.dataset,
+                  "Calibration dataset file as in rknn-toolkit2: one sample per line, one image (jpg/png/bmp) or "
+                  ".npy path per input, separated by spaces");
+  cmd->add_option("--quantized-algorithm", args.quantized_algorithm,
+                  "Activation range: normal (min/max, default), mmse, kl_divergence");
+  cmd->add_option("--quantized-method", args.quantized_method, "Weights: channel (per output channel, default) or layer");
+  cmd->add_option("--float-layers", args.float_layers, "Node names kept in float (comma-separated or repeated)")
+      ->allow_extra_args(false);
   cmd->add_option("--config", args.config,
                   "YAML file with the same settings (keys as in rknn-toolkit2: target_platform, mean_values, "
                   "std_values, quant_img_RGB2BGR, custom_string, inputs, outputs, input_size_list); options "
@@ -407,7 +457,8 @@ void AddConvertCommand(CLI::App& app, int* exit_code) {
   cmd->callback([cmd, exit_code]() {
     std::vector<std::string> given;
     for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
-                             "--std-values", "--reorder-channels", "--custom-string"}) {
+                             "--std-values", "--reorder-channels", "--custom-string", "--quantize", "--dataset",
+                             "--quantized-algorithm", "--quantized-method", "--float-layers"}) {
       if (cmd->count(name) > 0) given.push_back(name);
     }
     ConvertArgs a = args;

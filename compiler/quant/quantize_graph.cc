@@ -1,0 +1,511 @@
+#include "compiler/quant/quantize_graph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "compiler/passes/graph_utils.h"
+#include "runtime/core/op_macs.h"
+#include "runtime/kernels/ref/quantize.h"
+#include "runtime/ops/op.h"
+
+namespace npurt {
+namespace compiler {
+namespace {
+
+// What each input of an int8 candidate becomes.
+enum class Role {
+  kActivation,  // int8, per tensor
+  kWeight,      // int8 constant, symmetric, per channel along `weight_axis` (or per tensor)
+  kBias,        // int32 constant at scale_x * scale_w[c]
+  kKeep,        // unchanged (shapes, indices, Resize scales, Pad value, Clip bounds)
+};
+
+struct Plan {
+  std::vector<Role> roles;  // one per input slot
+  int weight_axis = -1;     // per-channel axis of the kWeight input; -1 per tensor
+  bool same_params = false; // the output keeps the input's parameters (data movement, max)
+};
+
+bool IsConstant(const Graph& g, int t) { return t >= 0 && g.tensors()[t].is_constant; }
+bool IsFloat(const Graph& g, int t) { return t >= 0 && g.tensors()[t].dtype == DataType::kFloat32; }
+
+const char* const kUnary[] = {"Relu", "Clip", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh",
+                              "Exp",  "Log",  "Sqrt",      "Erf",     "Softmax",     "AveragePool",
+                              "GlobalAveragePool", "Resize"};
+const char* const kDataMovement[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Transpose", "Slice",
+                                     "Split",   "Gather",  "Pad",     "MaxPool",   "GlobalMaxPool"};
+const char* const kElementwise[] = {"Add", "Sub", "Mul", "Max", "Min", "Concat"};
+
+bool In(const std::string& s, const char* const* list, size_t n) {
+  return std::find_if(list, list + n, [&](const char* x) { return s == x; }) != list + n;
+}
+template <size_t N>
+bool In(const std::string& s, const char* const (&list)[N]) {
+  return In(s, list, N);
+}
+
+// The int8 plan for a node, or false when the op has no int8 form in npurt.
+bool PlanFor(const Graph& g, const IrNode& n, Plan* plan) {
+  const size_t k = n.inputs.size();
+  plan->roles.assign(k, Role::kKeep);
+  auto weight_or_activation = [&](size_t slot, int axis) {
+    if (IsConstant(g, n.inputs[slot])) {
+      plan->roles[slot] = Role::kWeight;
+      plan->weight_axis = axis;
+    } else {
+      plan->roles[slot] = Role::kActivation;
+    }
+  };
+  if (n.op_type == "Conv" || n.op_type == "ConvTranspose") {
+    if (k < 2 || !IsConstant(g, n.inputs[1])) return false;
+    int64_t group = 1;
+    if (!n.attrs.GetInt("group", 1, &group).ok()) return false;
+    plan->roles[0] = Role::kActivation;
+    plan->roles[1] = Role::kWeight;
+    // ConvTranspose weights are [C, M/group, k...]: per output channel only without groups.
+    plan->weight_axis = n.op_type == "Conv" ? 0 : (group == 1 ? 1 : -1);
+    if (k > 2 && n.inputs[2] >= 0) {
+      if (!IsConstant(g, n.inputs[2])) return false;
+      plan->roles[2] = Role::kBias;
+    }
+    return true;
+  }
+  if (n.op_type == "Gemm") {
+    if (k < 2) return false;
+    int64_t trans_b = 0;
+    float beta = 1.0f;
+    float alpha = 1.0f;
+    if (!n.attrs.GetInt("transB", 0, &trans_b).ok() || !n.attrs.GetFloat("beta", 1.0f, &beta).ok() ||
+        !n.attrs.GetFloat("alpha", 1.0f, &alpha).ok() || !(alpha > 0.0f)) {
+      return false;  // a negative alpha would give the bias a negative scale
+    }
+    plan->roles[0] = Role::kActivation;
+    weight_or_activation(1, trans_b ? 0 : 1);
+    if (k > 2 && n.inputs[2] >= 0) {
+      const IrTensor& b = g.tensors()[n.inputs[1]];
+      const int64_t cols = b.shape.size() == 2 ? b.shape[trans_b ? 0 : 1] : -1;
+      const IrTensor& c = g.tensors()[n.inputs[2]];
+      // An int32 bias needs constant weights (its scale is scale_x * scale_w).
+      if (plan->roles[1] != Role::kWeight || !c.is_constant || beta != 1.0f || c.shape != Shape{cols}) return false;
+      plan->roles[2] = Role::kBias;
+    }
+    return true;
+  }
+  if (n.op_type == "MatMul") {
+    if (k != 2) return false;
+    plan->roles[0] = Role::kActivation;
+    // Per column of a matrix B; a vector B has a single column: per tensor.
+    const int rank = static_cast<int>(g.tensors()[n.inputs[1]].shape.size());
+    weight_or_activation(1, rank >= 2 ? rank - 1 : -1);
+    return true;
+  }
+  if (In(n.op_type, kElementwise)) {
+    std::fill(plan->roles.begin(), plan->roles.end(), Role::kActivation);
+    return true;
+  }
+  if (In(n.op_type, kUnary) || In(n.op_type, kDataMovement)) {
+    if (k == 0) return false;
+    plan->roles[0] = Role::kActivation;
+    plan->same_params = In(n.op_type, kDataMovement);
+    return true;
+  }
+  return false;
+}
+
+// Asks the runtime op's own shape function whether it takes this node in int8:
+// the int8 kernels decide their output type from their inputs.
+Status RuntimeAcceptsInt8(const Graph& g, const IrNode& n, const Plan& plan) {
+  const OpDef* def = FindOp(n.op_type);
+  if (def == nullptr) return NPURT_ERROR(kModelInvalid, "no runtime op");
+  std::vector<Tensor> views(n.inputs.size());
+  std::vector<const Tensor*> inputs(n.inputs.size(), nullptr);
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    if (n.inputs[i] < 0) continue;
+    const IrTensor& t = g.tensors()[n.inputs[i]];
+    Tensor& v = views[i];
+    v.name = t.name;
+    v.shape = t.shape;
+    v.dtype = t.dtype;
+    v.constant = t.is_constant;
+    switch (plan.roles[i]) {
+      case Role::kActivation:
+      case Role::kWeight: v.dtype = DataType::kInt8; break;
+      case Role::kBias: v.dtype = DataType::kInt32; break;
+      case Role::kKeep:
+        if (t.is_constant) v.data = const_cast<uint8_t*>(t.data.data());
+        break;
+    }
+    if (plan.roles[i] != Role::kKeep) v.constant = false;  // values not needed to infer shapes
+    v.bytes = t.is_constant && plan.roles[i] == Role::kKeep ? t.data.size() : 0;
+    inputs[i] = &v;
+  }
+  std::vector<Tensor> outs(n.outputs.size());
+  NPURT_RETURN_IF_ERROR(def->infer(n.attrs, inputs, &outs));
+  for (const Tensor& o : outs) {
+    if (o.dtype != DataType::kInt8) return NPURT_ERROR(kModelInvalid, "the int8 form gives %s", DataTypeName(o.dtype));
+  }
+  return Status::Ok();
+}
+
+const TensorStats* FindStats(const std::map<std::string, TensorStats>& stats, const std::string& name) {
+  auto it = stats.find(name);
+  return it == stats.end() || it->second.count == 0 ? nullptr : &it->second;
+}
+
+class Quantizer {
+ public:
+  Quantizer(const std::map<std::string, TensorStats>& stats, const QuantizeOptions& options, Graph* graph)
+      : stats_(stats), options_(options), g_(*graph) {}
+
+  Status Run(QuantizeReport* report);
+
+ private:
+  Status ActivationParams(int tensor, QuantInfo* q);
+  int QuantizedConstant(int tensor);  // a float constant used as an activation
+  int QuantizeNodeInput(int tensor);  // the int8 form of a float-stored tensor (QuantizeLinear, cached)
+  int DequantizeNodeInput(int tensor);
+  Status QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, const QuantInfo& x);
+  int ScaleConstant(const std::string& base, const QuantInfo& q, int* zero_point);
+
+  const std::map<std::string, TensorStats>& stats_;
+  const QuantizeOptions& options_;
+  Graph& g_;
+  std::vector<bool> int8_node_;
+  std::vector<Plan> plans_;
+  std::vector<bool> stored_int8_;  // per tensor, as decided before the rewrite
+  std::vector<QuantInfo> params_;  // per tensor: its int8 parameters (stored or when quantized at a boundary)
+  std::map<int, int> quantized_of_;
+  std::map<int, int> dequantized_of_;
+  int boundaries_ = 0;
+};
+
+Status Quantizer::ActivationParams(int tensor, QuantInfo* q) {
+  if (!params_[tensor].empty()) {
+    *q = params_[tensor];
+    return Status::Ok();
+  }
+  const IrTensor& t = g_.tensors()[tensor];
+  const TensorStats* s = FindStats(stats_, t.name);
+  if (s == nullptr) return NPURT_ERROR(kFail, "no calibration statistics for tensor '%s'", t.name.c_str());
+  float lo = 0.0f, hi = 0.0f;
+  NPURT_RETURN_IF_ERROR(ChooseRange(*s, options_.algorithm, &lo, &hi));
+  params_[tensor] = ActivationQuantInfo(lo, hi);
+  *q = params_[tensor];
+  return Status::Ok();
+}
+
+// A scale scalar and a zero-point scalar for QuantizeLinear / DequantizeLinear.
+int Quantizer::ScaleConstant(const std::string& base, const QuantInfo& q, int* zero_point) {
+  const int scale = AddUniqueFloatConstant(&g_, base + ":scale", {}, {q.scale[0]});
+  const std::vector<int8_t> zp = {static_cast<int8_t>(q.zero_point.empty() ? 0 : q.zero_point[0])};
+  *zero_point = g_.AddConstant(UniqueTensorName(g_, base + ":zero_point"), {}, DataType::kInt8, zp);
+  return scale;
+}
+
+int Quantizer::QuantizedConstant(int tensor) {
+  auto it = quantized_of_.find(tensor);
+  if (it != quantized_of_.end()) return it->second;
+  std::vector<float> values;
+  ReadConstantFloats(g_, tensor, &values);
+  float lo = 0.0f, hi = 0.0f;
+  for (float v : values) lo = std::min(lo, v), hi = std::max(hi, v);
+  const QuantInfo q = ActivationQuantInfo(lo, hi);
+  std::vector<int8_t> codes(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    codes[i] = static_cast<int8_t>(QuantizeValue(values[i], q.scale[0], q.zero_point[0], -128, 127));
+  }
+  const IrTensor& t = g_.tensors()[tensor];
+  const int c = g_.AddConstant(UniqueTensorName(g_, t.name + ":int8"), t.shape, DataType::kInt8, codes);
+  g_.tensors()[c].quant = q;
+  quantized_of_[tensor] = c;
+  return c;
+}
+
+int Quantizer::QuantizeNodeInput(int tensor) {
+  auto it = quantized_of_.find(tensor);
+  if (it != quantized_of_.end()) return it->second;
+  const IrTensor t = g_.tensors()[tensor];
+  int zp = -1;
+  const int scale = ScaleConstant(t.name + ":quantize", params_[tensor], &zp);
+  const int q = g_.AddNode("QuantizeLinear", {tensor, scale, zp}, {}, 1, t.name + ":quantize");
+  IrTensor& out = g_.tensors()[q];
+  out.name = UniqueTensorName(g_, t.name + ":int8");
+  out.shape = t.shape;
+  out.has_shape = true;
+  out.dtype = DataType::kInt8;
+  out.quant = params_[tensor];
+  ++boundaries_;
+  quantized_of_[tensor] = q;
+  return q;
+}
+
+int Quantizer::DequantizeNodeInput(int tensor) {
+  auto it = dequantized_of_.find(tensor);
+  if (it != dequantized_of_.end()) return it->second;
+  const IrTensor t = g_.tensors()[tensor];
+  int zp = -1;
+  const int scale = ScaleConstant(t.name + ":dequantize", params_[tensor], &zp);
+  const int d = g_.AddNode("DequantizeLinear", {tensor, scale, zp}, {}, 1, t.name + ":dequantize");
+  IrTensor& out = g_.tensors()[d];
+  out.name = UniqueTensorName(g_, t.name + ":float");
+  out.shape = t.shape;
+  out.has_shape = true;
+  out.dtype = DataType::kFloat32;
+  ++boundaries_;
+  dequantized_of_[tensor] = d;
+  return d;
+}
+
+// Weights symmetric int8 (per channel along the plan's axis, or per tensor)
+// and the bias int32 at scale_x * scale_w[c]. The int32 accumulator must not
+// overflow even for extreme inputs: |bias code| + 255 * sum|weight codes| of a
+// channel stays within int32 (the runtime checks exactly this). A channel whose
+// tiny weights and large bias would break it gets a larger weight scale -- its
+// bias dominates, so the coarser weights cost nothing measurable.
+Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot,
+                                         const QuantInfo& x) {
+  const int w_tensor = n->inputs[weight_slot];
+  std::vector<float> w, b;
+  if (!IsFloat(g_, w_tensor) || !ReadConstantFloats(g_, w_tensor, &w)) {
+    return NPURT_ERROR(kModelInvalid, "node '%s': weight '%s' is not a float constant", n->name.c_str(),
+                       g_.tensors()[w_tensor].name.c_str());
+  }
+  if (bias_slot >= 0 && (!IsFloat(g_, n->inputs[bias_slot]) || !ReadConstantFloats(g_, n->inputs[bias_slot], &b))) {
+    return NPURT_ERROR(kModelInvalid, "node '%s': bias '%s' is not a float constant", n->name.c_str(),
+                       g_.tensors()[n->inputs[bias_slot]].name.c_str());
+  }
+  const IrTensor wt = g_.tensors()[w_tensor];
+  const int axis = options_.per_channel ? plan.weight_axis : -1;
+  std::vector<int8_t> codes;
+  QuantInfo wq = QuantizeWeights(w.data(), wt.shape, axis, &codes);
+
+  // [outer, channels, inner] view of the weights along the output-channel axis.
+  const int channel_axis = plan.weight_axis >= 0 ? plan.weight_axis : 0;
+  int64_t outer = 1, channels = 1, inner = 1;
+  for (int d = 0; d < static_cast<int>(wt.shape.size()); ++d) {
+    (d < channel_axis ? outer : d == channel_axis ? channels : inner) *= wt.shape[static_cast<size_t>(d)];
+  }
+  if (!b.empty() && static_cast<int64_t>(b.size()) == channels) {
+    constexpr double kMaxInput = 255.0;  // |x - zero_point| of an int8 input
+    constexpr double kLimit = 2147483647.0 * 0.999;
+    float alpha = 1.0f;
+    if (n->op_type == "Gemm") NPURT_RETURN_IF_ERROR(n->attrs.GetFloat("alpha", 1.0f, &alpha));
+    const double sx = static_cast<double>(x.scale[0]) * alpha;
+    std::vector<double> min_scale(static_cast<size_t>(channels), 0.0);
+    for (int64_t c = 0; c < channels; ++c) {
+      double abs_sum = 0.0;
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) abs_sum += std::fabs(w[static_cast<size_t>((o * channels + c) * inner + i)]);
+      }
+      min_scale[static_cast<size_t>(c)] = (std::fabs(b[static_cast<size_t>(c)]) / sx + kMaxInput * abs_sum) / kLimit;
+    }
+    bool changed = false;
+    for (size_t k = 0; k < wq.scale.size(); ++k) {
+      const double need = wq.scale.size() == 1 ? *std::max_element(min_scale.begin(), min_scale.end()) : min_scale[k];
+      if (wq.scale[k] < need) {
+        wq.scale[k] = static_cast<float>(need * 1.0001);
+        changed = true;
+      }
+    }
+    if (changed) {
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t c = 0; c < channels; ++c) {
+          const float scale = wq.scale[wq.scale.size() == 1 ? 0 : static_cast<size_t>(c)];
+          for (int64_t i = 0; i < inner; ++i) {
+            const size_t at = static_cast<size_t>((o * channels + c) * inner + i);
+            codes[at] = static_cast<int8_t>(QuantizeValue(w[at], scale, 0, -127, 127));
+          }
+        }
+      }
+    }
+  }
+  const int wc = g_.AddConstant(UniqueTensorName(g_, wt.name + ":int8"), wt.shape, DataType::kInt8, codes);
+  g_.tensors()[wc].quant = wq;
+  n->inputs[weight_slot] = wc;
+  if (bias_slot < 0) return Status::Ok();
+
+  const IrTensor bt = g_.tensors()[n->inputs[bias_slot]];
+  std::vector<int32_t> bias_codes(b.size());
+  QuantInfo bq;
+  bq.axis = 0;
+  // Gemm's alpha scales the accumulator, so it scales the bias's real value too (the runtime's convention,
+  // as ONNX Runtime's QGemm).
+  float alpha = 1.0f;
+  if (n->op_type == "Gemm") NPURT_RETURN_IF_ERROR(n->attrs.GetFloat("alpha", 1.0f, &alpha));
+  for (size_t c = 0; c < b.size(); ++c) {
+    const float scale =
+        static_cast<float>(static_cast<double>(alpha) * x.scale[0] * wq.scale[wq.scale.size() == 1 ? 0 : c]);
+    bq.scale.push_back(scale);
+    bq.zero_point.push_back(0);
+    bias_codes[c] = QuantizeValue(b[c], scale, 0, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
+  }
+  const int bc = g_.AddConstant(UniqueTensorName(g_, bt.name + ":int32"), bt.shape, DataType::kInt32, bias_codes);
+  g_.tensors()[bc].quant = std::move(bq);
+  n->inputs[bias_slot] = bc;
+  return Status::Ok();
+}
+
+Status Quantizer::Run(QuantizeReport* report) {
+  // Unknown hybrid layer names are a user error, not a silent no-op.
+  for (const std::string& name : options_.float_layers) {
+    const bool found = std::any_of(g_.nodes().begin(), g_.nodes().end(), [&](const IrNode& n) { return n.name == name; });
+    if (!found) return NPURT_ERROR(kParamInvalid, "float layer '%s' is not a node of the model", name.c_str());
+  }
+  const size_t num_nodes = g_.nodes().size();
+  const size_t num_tensors = g_.tensors().size();
+  int8_node_.assign(num_nodes, false);
+  plans_.assign(num_nodes, Plan());
+  stored_int8_.assign(num_tensors, false);
+  params_.assign(num_tensors, QuantInfo());
+  std::vector<int> producer(num_tensors, -1);
+  for (size_t k = 0; k < num_nodes; ++k) {
+    for (int o : g_.nodes()[k].outputs) producer[o] = static_cast<int>(k);
+  }
+
+  // 1. Which nodes run in int8, in order, so that same-parameter ops see their input's decision.
+  for (size_t k = 0; k < num_nodes; ++k) {
+    const IrNode& n = g_.nodes()[k];
+    std::string why;
+    Plan& plan = plans_[k];
+    if (options_.float_layers.count(n.name)) {
+      why = "kept in float (float layer)";
+    } else if (!PlanFor(g_, n, &plan)) {
+      why = "no int8 form";
+    } else {
+      for (size_t i = 0; i < n.inputs.size() && why.empty(); ++i) {
+        const int t = n.inputs[i];
+        if (t < 0 || plan.roles[i] == Role::kKeep) continue;
+        if (!IsFloat(g_, t)) why = "input '" + g_.tensors()[t].name + "' is not float";
+        if (plan.roles[i] == Role::kActivation && !IsConstant(g_, t) && FindStats(stats_, g_.tensors()[t].name) == nullptr &&
+            !(producer[t] >= 0 && int8_node_[producer[t]])) {
+          why = "no calibration statistics for '" + g_.tensors()[t].name + "'";
+        }
+      }
+      for (int o : n.outputs) {
+        if (why.empty() && !plan.same_params && FindStats(stats_, g_.tensors()[o].name) == nullptr) {
+          why = "no calibration statistics for '" + g_.tensors()[o].name + "'";
+        }
+      }
+      if (why.empty()) {
+        const Status s = RuntimeAcceptsInt8(g_, n, plan);
+        if (!s.ok()) why = "no int8 kernel (" + s.message() + ")";
+      }
+    }
+    if (why.empty()) {
+      int8_node_[k] = true;
+      for (int o : n.outputs) stored_int8_[o] = true;
+    } else if (NodeMacs(g_, n) > 0 || (FindOp(n.op_type) != nullptr && !In(n.op_type, kDataMovement))) {
+      report->float_reasons.push_back("node '" + n.name + "' (" + n.op_type + "): " + why);
+    }
+  }
+  // Graph inputs read by an int8 node as an activation are fed in int8.
+  for (const IrInput& in : g_.inputs()) {
+    for (size_t k = 0; k < num_nodes; ++k) {
+      const IrNode& n = g_.nodes()[k];
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        if (int8_node_[k] && n.inputs[i] == in.tensor && plans_[k].roles[i] == Role::kActivation &&
+            IsFloat(g_, in.tensor)) {
+          stored_int8_[in.tensor] = true;
+        }
+      }
+    }
+  }
+
+  // 2. Parameters of int8-stored tensors, in order (same-parameter ops inherit).
+  for (const IrInput& in : g_.inputs()) {
+    if (stored_int8_[in.tensor]) {
+      QuantInfo q;
+      NPURT_RETURN_IF_ERROR(ActivationParams(in.tensor, &q));
+    }
+  }
+  for (size_t k = 0; k < num_nodes; ++k) {
+    if (!int8_node_[k]) continue;
+    const IrNode& n = g_.nodes()[k];
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      const int t = n.inputs[i];
+      if (t >= 0 && plans_[k].roles[i] == Role::kActivation && !IsConstant(g_, t)) {
+        QuantInfo q;
+        NPURT_RETURN_IF_ERROR(ActivationParams(t, &q));
+      }
+    }
+    for (int o : n.outputs) {
+      if (plans_[k].same_params) {
+        const int in = n.inputs[0];
+        params_[o] = IsConstant(g_, in) ? g_.tensors()[QuantizedConstant(in)].quant : params_[in];
+      } else {
+        QuantInfo q;
+        NPURT_RETURN_IF_ERROR(ActivationParams(o, &q));
+      }
+    }
+  }
+
+  // 3. Rewrite: nodes in order, boundaries inserted just before their first reader.
+  std::vector<IrNode> old = std::move(g_.nodes());
+  g_.nodes().clear();
+  for (size_t k = 0; k < num_nodes; ++k) {
+    IrNode n = std::move(old[k]);
+    if (int8_node_[k]) {
+      const Plan& plan = plans_[k];
+      QuantInfo x_quant;
+      int weight_slot = -1, bias_slot = -1;
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        const int t = n.inputs[i];
+        if (t < 0) continue;
+        if (plan.roles[i] == Role::kActivation) {
+          if (IsConstant(g_, t)) {
+            n.inputs[i] = QuantizedConstant(t);
+          } else if (!stored_int8_[t]) {
+            n.inputs[i] = QuantizeNodeInput(t);
+          }
+          if (i == 0) x_quant = IsConstant(g_, t) ? g_.tensors()[n.inputs[i]].quant : params_[t];
+        } else if (plan.roles[i] == Role::kWeight) {
+          weight_slot = static_cast<int>(i);
+        } else if (plan.roles[i] == Role::kBias) {
+          bias_slot = static_cast<int>(i);
+        }
+      }
+      if (weight_slot >= 0) {
+        NPURT_RETURN_IF_ERROR(QuantizeWeightsAndBias(&n, plan, static_cast<size_t>(weight_slot), bias_slot, x_quant));
+      } else if (bias_slot >= 0) {
+        // A bias needs the weight scale: an int8 Gemm/MatMul whose B is an activation has no bias role.
+        return NPURT_ERROR(kModelInvalid, "node '%s': bias without constant weights", n.name.c_str());
+      }
+      report->int8_nodes++;
+      report->int8_macs += NodeMacs(g_, n);
+    } else {
+      for (int& t : n.inputs) {
+        if (t >= 0 && stored_int8_[t]) t = DequantizeNodeInput(t);
+      }
+      if (FindOp(n.op_type) != nullptr && !In(n.op_type, kDataMovement)) report->float_nodes++;
+      report->float_macs += NodeMacs(g_, n);
+    }
+    g_.nodes().push_back(std::move(n));
+  }
+  for (size_t t = 0; t < num_tensors; ++t) {
+    if (!stored_int8_[t]) continue;
+    g_.tensors()[t].dtype = DataType::kInt8;
+    g_.tensors()[t].quant = params_[t];
+  }
+  report->boundary_nodes = boundaries_;
+  return g_.InferShapes();
+}
+
+}  // namespace
+
+int64_t NodeMacs(const Graph& graph, const IrNode& n) {
+  if (n.outputs.empty()) return 0;
+  std::vector<const Shape*> inputs;
+  for (int i : n.inputs) inputs.push_back(i < 0 ? nullptr : &graph.tensors()[i].shape);
+  return OpMacs(n.op_type, n.attrs, inputs, graph.tensors()[n.outputs[0]].shape);
+}
+
+Status QuantizeGraph(const std::map<std::string, TensorStats>& stats, const QuantizeOptions& options, Graph* graph,
+                     QuantizeReport* report) {
+  *report = QuantizeReport();
+  return Quantizer(stats, options, graph).Run(report);
+}
+
+}  // namespace compiler
+}  // namespace npurt

@@ -1,0 +1,57 @@
+// Rewrites an optimized float graph into an int8 graph (w8a8, the scheme of
+// rknn-toolkit2's default `quantized_dtype`):
+//   - activations: int8, asymmetric, per tensor, range chosen from the
+//     calibration statistics (range_estimator.h);
+//   - weights of Conv / ConvTranspose / Gemm / MatMul: int8, symmetric, per
+//     output channel (or per tensor); biases: int32 at scale_x * scale_w[c];
+//   - every other op runs in int8 when the runtime's int8 path accepts it
+//     (asked through the op's own shape function), else in float, with
+//     explicit QuantizeLinear / DequantizeLinear at the boundaries: never a
+//     silent mix;
+//   - ops that only move data (Reshape, Transpose, Slice, MaxPool, ...) keep
+//     their input's parameters, so they stay byte copies;
+//   - graph inputs feeding int8 ops become int8 (the runtime quantizes the
+//     application's images on the fly, after mean/std); graph outputs
+//     produced in int8 stay int8 (`want_float` dequantizes), as on the board.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+#include "compiler/quant/calibrator.h"
+#include "compiler/quant/range_estimator.h"
+#include "runtime/core/status.h"
+
+namespace npurt {
+namespace compiler {
+
+struct QuantizeOptions {
+  QuantAlgorithm algorithm = QuantAlgorithm::kNormal;
+  bool per_channel = true;  // rknn-toolkit2 quantized_method 'channel' (else 'layer')
+  // Node names kept in float (rknn-toolkit2's hybrid quantization).
+  std::set<std::string> float_layers;
+};
+
+struct QuantizeReport {
+  int int8_nodes = 0;
+  int float_nodes = 0;         // compute nodes left in float (not counting Q/DQ)
+  int boundary_nodes = 0;      // QuantizeLinear / DequantizeLinear inserted
+  int64_t int8_macs = 0;       // multiply-accumulates of Conv/ConvTranspose/Gemm/MatMul
+  int64_t float_macs = 0;
+  std::vector<std::string> float_reasons;  // "node 'x' (LayerNormalization): no int8 kernel"
+};
+
+// `graph` must have shapes. `stats` holds the calibration statistics of its
+// float tensors by name (Calibrate on the float model emitted from this graph).
+// Unknown names in options.float_layers are an error (kParamInvalid) naming them.
+Status QuantizeGraph(const std::map<std::string, TensorStats>& stats, const QuantizeOptions& options, Graph* graph,
+                     QuantizeReport* report);
+
+// Multiply-accumulates of one node (0 for ops that are not Conv, ConvTranspose, Gemm or MatMul).
+int64_t NodeMacs(const Graph& graph, const IrNode& node);
+
+}  // namespace compiler
+}  // namespace npurt

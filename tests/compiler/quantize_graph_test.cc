@@ -1,0 +1,204 @@
+// The int8 rewrite (compiler/quant/quantize_graph.h) end to end on a small
+// CNN: calibrate on .npy samples, quantize, emit, run through the runtime, and
+// compare with the float model; plus the structure of the rewritten graph.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compiler/compile.h"
+#include "compiler/emit/emitter.h"
+#include "compiler/quant/calibrator.h"
+#include "compiler/quant/quantize_graph.h"
+#include "runtime/core/npy.h"
+#include "tests/common/run_model.h"
+
+namespace npurt {
+namespace compiler {
+namespace {
+
+std::vector<float> Random(std::mt19937* rng, size_t n, float lo, float hi) {
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(*rng);
+  return v;
+}
+
+// x[1,3,8,8] -> Conv 3x3 + Relu -> MaxPool 2 -> LayerNormalization (no int8
+// form: stays float between a Dequantize and a Quantize) -> Conv 1x1 ->
+// GlobalAveragePool -> Flatten -> Gemm -> y[1,3].
+Graph SmallCnn() {
+  std::mt19937 rng(7);
+  Graph g;
+  const int x = g.AddTensor("x", {1, 3, 8, 8}, DataType::kFloat32);
+  g.AddInput(x);
+  Attributes conv1;
+  conv1.SetInts("pads", {1, 1, 1, 1});
+  conv1.SetString("activation", "Relu");
+  const int c1 = g.AddNode("Conv",
+                           {x, g.AddFloatConstant("w1", {4, 3, 3, 3}, Random(&rng, 108, -0.5f, 0.5f)),
+                            g.AddFloatConstant("b1", {4}, Random(&rng, 4, -0.2f, 0.2f))},
+                           conv1, 1, "conv1");
+  Attributes pool;
+  pool.SetInts("kernel_shape", {2, 2});
+  pool.SetInts("strides", {2, 2});
+  const int p = g.AddNode("MaxPool", {c1}, pool, 1, "pool");
+  const int ln = g.AddNode("LayerNormalization",
+                           {p, g.AddFloatConstant("ln.scale", {4}, {1.0f, 0.5f, 2.0f, 1.5f}),
+                            g.AddFloatConstant("ln.bias", {4}, {0.1f, -0.1f, 0.0f, 0.2f})},
+                           {}, 1, "ln");
+  const int c2 = g.AddNode("Conv",
+                           {ln, g.AddFloatConstant("w2", {2, 4, 1, 1}, Random(&rng, 8, -1.0f, 1.0f)),
+                            g.AddFloatConstant("b2", {2}, {0.3f, -0.3f})},
+                           {}, 1, "conv2");
+  const int gap = g.AddNode("GlobalAveragePool", {c2}, {}, 1, "gap");
+  const int flat = g.AddNode("Flatten", {gap}, {}, 1, "flatten");
+  Attributes gemm;
+  gemm.SetInt("transB", 1);
+  const int y = g.AddNode("Gemm",
+                          {flat, g.AddFloatConstant("w3", {3, 2}, Random(&rng, 6, -1.0f, 1.0f)),
+                           g.AddFloatConstant("b3", {3}, {0.05f, 0.0f, -0.05f})},
+                          gemm, 1, "gemm");
+  g.tensors()[y].name = "y";
+  g.AddOutput(y);
+  EXPECT_TRUE(g.InferShapes().ok());
+  return g;
+}
+
+class QuantizeGraphTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/npurt_quant_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    std::mt19937 rng(11);
+    std::ofstream list(dir_ + "/dataset.txt");
+    for (int i = 0; i < 64; ++i) {
+      npy::NpyArray a;
+      a.shape = {1, 3, 8, 8};
+      const std::vector<float> v = Random(&rng, 192, -1.0f, 1.0f);
+      a.data.assign(reinterpret_cast<const uint8_t*>(v.data()), reinterpret_cast<const uint8_t*>(v.data() + v.size()));
+      const std::string name = "sample" + std::to_string(i) + ".npy";
+      ASSERT_TRUE(npy::WriteNpy(dir_ + "/" + name, a).ok());
+      list << name << "\n";
+    }
+    held_out_ = Random(&rng, 192, -1.0f, 1.0f);
+  }
+  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+  // Calibrates SmallCnn on the dataset and quantizes it.
+  Status Quantize(const QuantizeOptions& options, Graph* g, QuantizeReport* report) {
+    *g = SmallCnn();
+    std::vector<uint8_t> float_model;
+    NPURT_RETURN_IF_ERROR(EmitModel(*g, EmitOptions(), &float_model));
+    std::vector<DatasetSample> samples;
+    NPURT_RETURN_IF_ERROR(ReadDatasetFile(dir_ + "/dataset.txt", 1, &samples));
+    CalibrationOptions calibration;
+    calibration.progress = false;
+    std::map<std::string, TensorStats> stats;
+    NPURT_RETURN_IF_ERROR(Calibrate(float_model, samples, calibration, &stats));
+    return QuantizeGraph(stats, options, g, report);
+  }
+
+  static const IrNode* Node(const Graph& g, const std::string& name) {
+    for (const IrNode& n : g.nodes()) {
+      if (n.name == name) return &n;
+    }
+    return nullptr;
+  }
+
+  std::string dir_;
+  std::vector<float> held_out_;
+};
+
+double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
+  double ab = 0, aa = 0, bb = 0;
+  for (size_t i = 0; i < a.size(); ++i) ab += a[i] * b[i], aa += a[i] * a[i], bb += b[i] * b[i];
+  return ab / std::sqrt(aa * bb);
+}
+
+TEST_F(QuantizeGraphTest, ConvPoolGemmRunInInt8AndMatchFloat) {
+  Graph g;
+  QuantizeReport report;
+  ASSERT_TRUE(Quantize(QuantizeOptions(), &g, &report).ok());
+  // conv1, pool, conv2, gap, flatten, gemm in int8; LayerNormalization in float
+  // between one DequantizeLinear and one QuantizeLinear.
+  EXPECT_EQ(report.int8_nodes, 6);
+  EXPECT_EQ(report.float_nodes, 1);
+  EXPECT_EQ(report.boundary_nodes, 2);
+  EXPECT_EQ(report.float_macs, 0);
+  EXPECT_EQ(report.int8_macs, 4 * 8 * 8 * 27 + 2 * 4 * 4 * 4 + 3 * 2);
+  ASSERT_EQ(report.float_reasons.size(), 1u);
+  EXPECT_NE(report.float_reasons[0].find("'ln' (LayerNormalization)"), std::string::npos);
+
+  const IrNode* conv1 = Node(g, "conv1");
+  ASSERT_NE(conv1, nullptr);
+  const IrTensor& w1 = g.tensors()[conv1->inputs[1]];
+  EXPECT_EQ(w1.dtype, DataType::kInt8);
+  EXPECT_EQ(w1.quant.axis, 0);
+  EXPECT_EQ(w1.quant.scale.size(), 4u);
+  const IrTensor& b1 = g.tensors()[conv1->inputs[2]];
+  EXPECT_EQ(b1.dtype, DataType::kInt32);
+  // The graph input is fed in int8; the output leaves in int8 (want_float dequantizes).
+  EXPECT_EQ(g.tensors()[g.inputs()[0].tensor].dtype, DataType::kInt8);
+  EXPECT_EQ(g.tensors()[g.outputs()[0]].dtype, DataType::kInt8);
+  // MaxPool and Flatten keep their input's parameters.
+  const IrNode* pool = Node(g, "pool");
+  EXPECT_EQ(g.tensors()[pool->outputs[0]].quant.scale, g.tensors()[pool->inputs[0]].quant.scale);
+
+  std::vector<uint8_t> int8_model, float_model;
+  ASSERT_TRUE(EmitModel(g, EmitOptions(), &int8_model).ok());
+  ASSERT_TRUE(EmitModel(SmallCnn(), EmitOptions(), &float_model).ok());
+  const auto want = testing::RunModelFile(float_model, {held_out_});
+  const auto got = testing::RunModelFile(int8_model, {held_out_});
+  ASSERT_EQ(want.size(), 1u);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_GE(Cosine(got[0], want[0]), 0.99) << "int8 vs float: " << ::testing::PrintToString(got[0]) << " vs "
+                                            << ::testing::PrintToString(want[0]);
+}
+
+TEST_F(QuantizeGraphTest, LayerMethodQuantizesWeightsPerTensor) {
+  Graph g;
+  QuantizeReport report;
+  QuantizeOptions options;
+  options.per_channel = false;
+  ASSERT_TRUE(Quantize(options, &g, &report).ok());
+  const IrTensor& w1 = g.tensors()[Node(g, "conv1")->inputs[1]];
+  EXPECT_EQ(w1.quant.axis, -1);
+  EXPECT_EQ(w1.quant.scale.size(), 1u);
+}
+
+TEST_F(QuantizeGraphTest, FloatLayersStayFloatBehindBoundaries) {
+  Graph g;
+  QuantizeReport report;
+  QuantizeOptions options;
+  options.float_layers = {"conv2"};
+  ASSERT_TRUE(Quantize(options, &g, &report).ok());
+  EXPECT_EQ(report.float_macs, 2 * 4 * 4 * 4);
+  const IrNode* conv2 = Node(g, "conv2");
+  EXPECT_EQ(g.tensors()[conv2->inputs[1]].dtype, DataType::kFloat32);
+  // LayerNormalization and conv2 are float back to back: no boundary between them.
+  EXPECT_EQ(g.tensors()[conv2->inputs[0]].dtype, DataType::kFloat32);
+  std::vector<uint8_t> model;
+  ASSERT_TRUE(EmitModel(g, EmitOptions(), &model).ok());
+  EXPECT_EQ(testing::RunModelFile(model, {held_out_}).size(), 1u);
+}
+
+TEST_F(QuantizeGraphTest, UnknownFloatLayerIsAnError) {
+  Graph g;
+  QuantizeReport report;
+  QuantizeOptions options;
+  options.float_layers = {"no_such_node"};
+  const Status s = Quantize(options, &g, &report);
+  EXPECT_EQ(s.code(), StatusCode::kParamInvalid);
+  EXPECT_NE(s.message().find("'no_such_node'"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace compiler
+}  // namespace npurt
