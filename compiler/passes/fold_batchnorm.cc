@@ -1,8 +1,11 @@
 // BatchNormalization folding: Conv(x, W, B) -> BN(scale, bias, mean, var) is
 // Conv(x, W', B') with, per output channel o,
 //   f = scale[o] / sqrt(var[o] + epsilon)
-//   W'[o, ...] = W[o, ...] * f
+//   W'[weights of o] = W[weights of o] * f
 //   B'[o] = (B[o] - mean[o]) * f + bias[o]      (B = 0 when the Conv has none)
+// The same holds for ConvTranspose, whose weights are [C, M/group, k...]:
+// output channel o = g * (M/group) + m gathers W[c, m, ...] over the input
+// channels c of group g.
 // f and B' are computed in double, like the BN kernel. W' and B' are new
 // constants (W may be shared with another Conv). The Conv then writes the BN's
 // output tensor, so a BN feeding a graph output folds too.
@@ -36,9 +39,12 @@ bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
   const int p = index.producer(t);
   if (p < 0) return false;
   const IrNode& conv = graph->nodes()[p];
-  if (conv.op_type != "Conv" || conv.outputs.size() != 1 || conv.inputs.size() < 2) return false;
+  const bool transposed = conv.op_type == "ConvTranspose";
+  if ((conv.op_type != "Conv" && !transposed) || conv.outputs.size() != 1 || conv.inputs.size() < 2) return false;
   std::string activation;
   if (!conv.attrs.GetString("activation", "", &activation).ok() || !activation.empty()) return false;
+  int64_t group = 1;
+  if (!conv.attrs.GetInt("group", 1, &group).ok() || group < 1) return false;
 
   int64_t training_mode = 0, spatial = 1;
   float epsilon = 1e-5f;
@@ -52,9 +58,17 @@ bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
   if (w_count <= 0) return false;
   const IrTensor& w_tensor = graph->tensors()[w_id];
   if (w_tensor.dtype != DataType::kFloat32 || w_tensor.shape.size() < 3) return false;
-  const int64_t maps = w_tensor.shape[0];
-  if (maps <= 0 || w_count % maps != 0) return false;
-  const int64_t per_map = w_count / maps;
+  const Shape& ws = w_tensor.shape;
+  if (transposed && ws[0] % group != 0) return false;
+  const int64_t maps = transposed ? ws[1] * group : ws[0];
+  const int64_t taps = w_count / (ws[0] * ws[1]);
+  if (maps <= 0 || taps <= 0) return false;
+  // The output channel weight element i contributes to.
+  auto channel_of = [&](int64_t i) {
+    if (!transposed) return i / (ws[1] * taps);
+    const int64_t c = i / (ws[1] * taps), m = (i / taps) % ws[1];
+    return c / (ws[0] / group) * ws[1] + m;
+  };
 
   std::vector<float> w, b(static_cast<size_t>(maps), 0.0f), scale, bias, mean, var;
   if (!ReadConstantFloats(*graph, w_id, &w)) return false;
@@ -67,16 +81,18 @@ bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
   }
 
   std::vector<float> new_b(static_cast<size_t>(maps));
+  std::vector<double> factor(static_cast<size_t>(maps));
   for (int64_t o = 0; o < maps; ++o) {
     const double f = scale[o] / std::sqrt(static_cast<double>(var[o]) + epsilon);
     if (!std::isfinite(f)) return false;
-    for (int64_t i = 0; i < per_map; ++i) w[o * per_map + i] = static_cast<float>(w[o * per_map + i] * f);
+    factor[o] = f;
     new_b[o] = static_cast<float>((static_cast<double>(b[o]) - mean[o]) * f + bias[o]);
   }
+  for (int64_t i = 0; i < w_count; ++i) w[i] = static_cast<float>(w[i] * factor[channel_of(i)]);
 
   const std::string w_name = w_tensor.name + ":bn_folded";
   const std::string b_name = b_id >= 0 ? graph->tensors()[b_id].name + ":bn_folded" : conv.name + ":bias_bn_folded";
-  const Shape w_shape = w_tensor.shape;
+  const Shape w_shape = ws;
   const int new_w = AddUniqueFloatConstant(graph, w_name, w_shape, w);
   const int new_bias = AddUniqueFloatConstant(graph, b_name, {maps}, new_b);
   const int y = bn.outputs[0];

@@ -368,6 +368,33 @@ TEST(FoldBatchNorm, FoldsIntoConvWithoutBiasAndDepthwise) {
   ExpectSameResults(before, g);
 }
 
+// x[1,cin,5,5] -> ConvTranspose(cin->cout, 2x2, stride 2) with constant weights [cin, cout/group, 2, 2].
+int AddConvTranspose(Graph* g, int x, int64_t cin, int64_t cout, uint32_t seed, bool bias, int64_t group) {
+  const Shape ws = {cin, cout / group, 2, 2};
+  const int w = g->AddFloatConstant("wt" + std::to_string(seed), ws, RandomFloats(Count(ws), seed, -0.5f, 0.5f));
+  std::vector<int> inputs = {x, w};
+  if (bias) inputs.push_back(g->AddFloatConstant("bt" + std::to_string(seed), {cout}, RandomFloats(cout, seed + 1)));
+  Attributes a;
+  a.SetInts("strides", {2, 2});
+  if (group != 1) a.SetInt("group", group);
+  return g->AddNode("ConvTranspose", inputs, a);
+}
+
+TEST(FoldBatchNorm, FoldsIntoConvTransposeWithAndWithoutGroups) {
+  Graph g;
+  const int x = Input(&g, "x", {1, 4, 5, 5});
+  const int t1 = AddConvTranspose(&g, x, 4, 6, 31, /*bias=*/true, /*group=*/1);
+  const int b1 = AddBatchNorm(&g, t1, 6, 32);
+  // Grouped: output channel g*3+m reads W[c, m] for the input channels c of group g.
+  const int t2 = AddConvTranspose(&g, b1, 6, 6, 33, /*bias=*/false, /*group=*/2);
+  g.AddOutput(Named(&g, AddBatchNorm(&g, t2, 6, 34), "y"));
+  const Graph before = g;
+  EXPECT_EQ(Apply(compiler::FoldBatchNorm, &g), 2);
+  ASSERT_EQ(OpTypes(g), (std::vector<std::string>{"ConvTranspose", "ConvTranspose"}));
+  ExpectInterfaceKept(before, g);
+  ExpectSameResults(before, g);
+}
+
 TEST(FoldBatchNorm, SharedWeightsAreNotModifiedInPlace) {
   Graph g;
   const int x = Input(&g, "x", {1, 2, 5, 5});
