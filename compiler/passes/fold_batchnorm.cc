@@ -43,9 +43,6 @@ bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
   if ((conv.op_type != "Conv" && !transposed) || conv.outputs.size() != 1 || conv.inputs.size() < 2) return false;
   std::string activation;
   if (!conv.attrs.GetString("activation", "", &activation).ok() || !activation.empty()) return false;
-  int64_t group = 1;
-  if (!conv.attrs.GetInt("group", 1, &group).ok() || group < 1) return false;
-
   int64_t training_mode = 0, spatial = 1;
   float epsilon = 1e-5f;
   if (!bn.attrs.GetInt("training_mode", 0, &training_mode).ok() || training_mode != 0) return false;
@@ -58,17 +55,10 @@ bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
   if (w_count <= 0) return false;
   const IrTensor& w_tensor = graph->tensors()[w_id];
   if (w_tensor.dtype != DataType::kFloat32 || w_tensor.shape.size() < 3) return false;
-  const Shape& ws = w_tensor.shape;
-  if (transposed && ws[0] % group != 0) return false;
-  const int64_t maps = transposed ? ws[1] * group : ws[0];
-  const int64_t taps = w_count / (ws[0] * ws[1]);
-  if (maps <= 0 || taps <= 0) return false;
-  // The output channel weight element i contributes to.
-  auto channel_of = [&](int64_t i) {
-    if (!transposed) return i / (ws[1] * taps);
-    const int64_t c = i / (ws[1] * taps), m = (i / taps) % ws[1];
-    return c / (ws[0] / group) * ws[1] + m;
-  };
+  const Shape ws = w_tensor.shape;
+  int64_t maps = 0;
+  std::vector<int64_t> channel_of;
+  if (!WeightOutputChannels(conv, ws, &maps, &channel_of)) return false;
 
   std::vector<float> w, b(static_cast<size_t>(maps), 0.0f), scale, bias, mean, var;
   if (!ReadConstantFloats(*graph, w_id, &w)) return false;
@@ -88,7 +78,7 @@ bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
     factor[o] = f;
     new_b[o] = static_cast<float>((static_cast<double>(b[o]) - mean[o]) * f + bias[o]);
   }
-  for (int64_t i = 0; i < w_count; ++i) w[i] = static_cast<float>(w[i] * factor[channel_of(i)]);
+  for (int64_t i = 0; i < w_count; ++i) w[i] = static_cast<float>(w[i] * factor[channel_of[i]]);
 
   const std::string w_name = w_tensor.name + ":bn_folded";
   const std::string b_name = b_id >= 0 ? graph->tensors()[b_id].name + ":bn_folded" : conv.name + ":bias_bn_folded";

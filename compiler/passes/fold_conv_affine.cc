@@ -1,7 +1,7 @@
-// Per-channel affine folding: a Conv followed by an elementwise Mul, Add, Sub
-// or Div with a constant that is one value or one value per output channel
+// Per-channel affine folding: a Conv or ConvTranspose followed by an
+// elementwise Mul, Add, Sub or Div with a constant that is one value or one value per output channel
 // (shape [M,1,1], [1,M,1,1], [1], ...) becomes part of the Conv:
-//   Mul(c): W'[o] = W[o] * c[o], B'[o] = B[o] * c[o]
+//   Mul(c): W'[weights of o] = W[weights of o] * c[o], B'[o] = B[o] * c[o]
 //   Div(c): the same with 1 / c[o]
 //   Add(c): B'[o] = B[o] + c[o]
 //   Sub(c): B'[o] = B[o] - c[o]           (Conv output minus c only; c - conv stays)
@@ -9,7 +9,8 @@
 // fixpoint, so Conv -> Mul -> Add chains fold completely. PP-LCNetV3 (the
 // PP-OCRv4 det and rec backbones) writes its "learnable affine block" this way
 // (Conv -> Mul(scalar) -> Add(scalar) -> hard-swish), and paddle2onnx sometimes
-// writes a Conv bias as a separate Add; folding them lets the activation fuse.
+// writes a Conv or ConvTranspose bias as a separate Add (the PP-OCRv4 det
+// head); folding them lets the activation fuse and a following BatchNorm fold.
 //
 // Conditions as for BatchNormalization folding: the Conv's output is read only
 // by that node and is not a graph output; the Conv has no fused activation;
@@ -60,7 +61,7 @@ bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
     if (t < 0 || op.inputs[1 - s] < 0 || index.SoleConsumer(t) != k) continue;
     if (s == 1 && (type == "Sub" || type == "Div")) continue;
     const int p = index.producer(t);
-    if (p >= 0 && graph->nodes()[p].op_type == "Conv") slot = s;
+    if (p >= 0 && (graph->nodes()[p].op_type == "Conv" || graph->nodes()[p].op_type == "ConvTranspose")) slot = s;
   }
   if (slot < 0) return false;
   const int t = op.inputs[slot];
@@ -81,8 +82,9 @@ bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
   const int b_id = conv.inputs.size() > 2 ? conv.inputs[2] : -1;
   const int64_t w_count = ConstantElements(*graph, w_id);
   if (w_count <= 0 || graph->tensors()[w_id].dtype != DataType::kFloat32) return false;
-  const int64_t maps = out.shape[1];
-  if (graph->tensors()[w_id].shape.empty() || graph->tensors()[w_id].shape[0] != maps || w_count % maps != 0) {
+  int64_t maps = 0;
+  std::vector<int64_t> channel_of;
+  if (!WeightOutputChannels(conv, graph->tensors()[w_id].shape, &maps, &channel_of) || maps != out.shape[1]) {
     return false;
   }
   std::vector<float> values, w, b(static_cast<size_t>(maps), 0.0f);
@@ -94,17 +96,19 @@ bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
   }
 
   const bool scales = type == "Mul" || type == "Div";
-  const int64_t per_map = w_count / maps;
+  std::vector<float> factor(static_cast<size_t>(maps), 1.0f);
   for (int64_t o = 0; o < maps; ++o) {
     const float v = values[o];
     if (type == "Div" && v == 0.0f) return false;
     if (scales) {
-      const float f = type == "Div" ? 1.0f / v : v;
-      for (int64_t i = 0; i < per_map; ++i) w[o * per_map + i] *= f;
-      b[o] *= f;
+      factor[o] = type == "Div" ? 1.0f / v : v;
+      b[o] *= factor[o];
     } else {
       b[o] = type == "Add" ? b[o] + v : b[o] - v;
     }
+  }
+  if (scales) {
+    for (int64_t i = 0; i < w_count; ++i) w[i] *= factor[channel_of[i]];
   }
 
   const std::string conv_name = conv.name;

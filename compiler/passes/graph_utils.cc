@@ -165,5 +165,24 @@ int RewriteToFixpoint(Graph* graph, const NodeRewrite& rewrite) {
   return count;
 }
 
+bool WeightOutputChannels(const IrNode& conv, const Shape& w, int64_t* maps, std::vector<int64_t>* channel_of) {
+  const bool transposed = conv.op_type == "ConvTranspose";
+  if ((conv.op_type != "Conv" && !transposed) || w.size() < 3) return false;
+  int64_t group = 1;
+  if (!conv.attrs.GetInt("group", 1, &group).ok() || group < 1 || w[0] <= 0 || w[1] <= 0) return false;
+  if (transposed && w[0] % group != 0) return false;
+  const int64_t count = NumElements(w);
+  if (count <= 0) return false;
+  const int64_t taps = count / (w[0] * w[1]);
+  *maps = transposed ? w[1] * group : w[0];
+  channel_of->resize(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t row = i / (w[1] * taps), col = (i / taps) % w[1];
+    // ConvTranspose: input channel `row` belongs to group row / (C/group), whose outputs start at group * (M/group).
+    (*channel_of)[static_cast<size_t>(i)] = transposed ? row / (w[0] / group) * w[1] + col : row;
+  }
+  return true;
+}
+
 }  // namespace compiler
 }  // namespace npurt

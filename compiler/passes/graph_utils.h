@@ -57,6 +57,12 @@ bool IsScalarConstant(const Graph& graph, int tensor, float expected, float tole
 // computed at run time or the node is malformed.
 bool ReadClipBounds(const Graph& graph, const IrNode& clip, float* lo, float* hi);
 
+// For a Conv (weights [M, C/group, k...]) or a ConvTranspose (weights
+// [C, M/group, k...]) whose weights have shape `w`: the output channel count M
+// and, for every weight element in row-major order, the output channel it
+// feeds. False for other ops, a bad group or a weight of rank < 3.
+bool WeightOutputChannels(const IrNode& conv, const Shape& w, int64_t* maps, std::vector<int64_t>* channel_of);
+
 // `base`, or `base` with a numeric suffix, so that no tensor has the name yet.
 std::string UniqueTensorName(const Graph& graph, const std::string& base);
 // Adds a float32 constant under a fresh name derived from `base`.

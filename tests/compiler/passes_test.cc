@@ -484,6 +484,21 @@ TEST(FoldConvAffine, MulAndAddFoldIntoConv) {
   ExpectSameResults(before, g);
 }
 
+TEST(FoldConvAffine, BiasAddAndPerChannelMulFoldIntoGroupedConvTranspose) {
+  // paddle2onnx's ConvTranspose with its bias as a separate Add, then a per-channel Mul.
+  Graph g;
+  const int x = Input(&g, "x", {1, 4, 5, 5});
+  const int t = AddConvTranspose(&g, x, 4, 6, 63, /*bias=*/false, /*group=*/2);
+  const int a = g.AddNode("Add", {t, g.AddFloatConstant("bias", {1, 6, 1, 1}, RandomFloats(6, 64))});
+  const int m = g.AddNode("Mul", {a, g.AddFloatConstant("scale", {6, 1, 1}, RandomFloats(6, 65, 0.5f, 2.0f))});
+  g.AddOutput(Named(&g, m, "y"));
+  const Graph before = g;
+  EXPECT_EQ(Apply(compiler::FoldConvAffine, &g), 2);
+  ASSERT_EQ(OpTypes(g), std::vector<std::string>{"ConvTranspose"});
+  ExpectInterfaceKept(before, g);
+  ExpectSameResults(before, g);
+}
+
 TEST(FoldConvAffine, SubAndDivWithoutBias) {
   Graph g;
   const int x = Input(&g, "x", {1, 3, 6, 6});
