@@ -1,10 +1,11 @@
-// Quantization checks shared by the int8 paths of the element-wise, pooling and
-// data-movement ops (the int8 op contract: activations are INT8 with one scale
+// Quantization checks shared by the int8 paths of every op (the int8 op contract: activations are INT8 with one scale
 // and one zero point; the compiler records the output's parameters and prepare
 // reads them from the output tensor).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "runtime/core/status.h"
 #include "runtime/core/types.h"
@@ -80,6 +81,47 @@ inline Status ExpectSameQuant(const char* op, const Tensor& in, const Tensor& ou
                         "zero point %d); this op only moves values",
                         op, out.name.c_str(), static_cast<double>(qb.scale), qb.zero_point, in.name.c_str(),
                         static_cast<double>(qa.scale), qa.zero_point);
+  return Status::Ok();
+}
+
+// An activation's parameters plus its type's range, as the accumulating int8
+// kernels (Conv, ConvTranspose, Gemm, MatMul) need them.
+struct TensorQuant {
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  QuantRange range{};
+};
+
+inline Status ReadActivationQuant(const char* op, const Tensor& t, const char* role, TensorQuant* q) {
+  ActivationQuant a;
+  NPURT_RETURN_IF_ERROR(GetActivationQuant(op, t, role, &a));  // also checks that the type is quantized
+  QuantizedRange(t.dtype, &q->range);
+  q->scale = a.scale;
+  q->zero_point = a.zero_point;
+  return Status::Ok();
+}
+
+// A constant int32 bias of Conv / ConvTranspose; its QuantInfo, when present,
+// must agree with input scale x weight scale (relative 1e-5) and have zero point 0.
+inline Status CheckBiasQuant(const char* op, const Tensor& b, const std::vector<float>& acc_scale) {
+  NPURT_CHECK_OR_RETURN(b.constant, kModelInvalid, "%s: int32 bias '%s' must be a constant", op, b.name.c_str());
+  const QuantInfo& info = b.quant;
+  if (info.empty()) return Status::Ok();
+  NPURT_CHECK_OR_RETURN(info.scale.size() == 1 || info.scale.size() == acc_scale.size(), kModelInvalid,
+                        "%s: bias '%s' has %zu scales for %zu output channels", op, b.name.c_str(), info.scale.size(),
+                        acc_scale.size());
+  for (size_t m = 0; m < acc_scale.size(); ++m) {
+    const float got = info.scale[info.scale.size() == 1 ? 0 : m];
+    const float want = acc_scale[m];
+    NPURT_CHECK_OR_RETURN(std::fabs(got - want) <= 1e-5f * std::fabs(want), kModelInvalid,
+                          "%s: bias '%s' has scale %g for output channel %zu, expected input scale x weight scale "
+                          "= %g",
+                          op, b.name.c_str(), static_cast<double>(got), m, static_cast<double>(want));
+  }
+  for (int32_t zp : info.zero_point) {
+    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid, "%s: bias '%s' has zero point %d, expected 0", op, b.name.c_str(),
+                          zp);
+  }
   return Status::Ok();
 }
 

@@ -151,23 +151,6 @@ Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const
 
 // ---- int8 ----
 
-// Per-tensor quantization of an activation (the input or the output) and the
-// range of its type.
-struct TensorQuant {
-  float scale = 1.0f;
-  int32_t zero_point = 0;
-  QuantRange range{};
-};
-
-Status ReadActivationQuant(const Tensor& t, const char* role, TensorQuant* q) {
-  ActivationQuant a;
-  NPURT_RETURN_IF_ERROR(GetActivationQuant("Conv", t, role, &a));  // also checks that the type is quantized
-  QuantizedRange(t.dtype, &q->range);
-  q->scale = a.scale;
-  q->zero_point = a.zero_point;
-  return Status::Ok();
-}
-
 // The weight scale of each of the M output channels: a constant symmetric int8
 // weight quantized per tensor or per output channel (axis 0).
 Status ReadWeightScales(const Tensor& w, int64_t maps, std::vector<float>* scales) {
@@ -195,29 +178,6 @@ Status ReadWeightScales(const Tensor& w, int64_t maps, std::vector<float>* scale
   return Status::Ok();
 }
 
-// A constant int32 bias; its QuantInfo, when present, must agree with input
-// scale x weight scale (relative 1e-5) and have zero point 0.
-Status CheckBiasQuant(const Tensor& b, const std::vector<float>& acc_scale) {
-  NPURT_CHECK_OR_RETURN(b.constant, kModelInvalid, "Conv: int32 bias '%s' must be a constant", b.name.c_str());
-  const QuantInfo& info = b.quant;
-  if (info.empty()) return Status::Ok();
-  NPURT_CHECK_OR_RETURN(info.scale.size() == 1 || info.scale.size() == acc_scale.size(), kModelInvalid,
-                        "Conv: bias '%s' has %zu scales for %zu output channels", b.name.c_str(), info.scale.size(),
-                        acc_scale.size());
-  for (size_t m = 0; m < acc_scale.size(); ++m) {
-    const float got = info.scale[info.scale.size() == 1 ? 0 : m];
-    const float want = acc_scale[m];
-    NPURT_CHECK_OR_RETURN(std::fabs(got - want) <= 1e-5f * std::fabs(want), kModelInvalid,
-                          "Conv: bias '%s' has scale %g for output channel %zu, expected input scale x weight scale "
-                          "= %g",
-                          b.name.c_str(), static_cast<double>(got), m, static_cast<double>(want));
-  }
-  for (int32_t zp : info.zero_point) {
-    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid, "Conv: bias '%s' has zero point %d, expected 0", b.name.c_str(), zp);
-  }
-  return Status::Ok();
-}
-
 // Computes the int8 kernel's quantization parameters. Also bounds every
 // accumulator, |bias| + max|x - zp| * sum|w|, by the int32 range, so the
 // kernel's int32 arithmetic cannot overflow.
@@ -228,8 +188,8 @@ Status PrepareQuantizedConv(const OpNode& node, ConvState* state) {
   const Tensor& y = *node.outputs[0];
   const ConvParams& p = state->params;
   TensorQuant xq, yq;
-  NPURT_RETURN_IF_ERROR(ReadActivationQuant(x, "input", &xq));
-  NPURT_RETURN_IF_ERROR(ReadActivationQuant(y, "output", &yq));
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant("Conv", x, "input", &xq));
+  NPURT_RETURN_IF_ERROR(ReadActivationQuant("Conv", y, "output", &yq));
   std::vector<float> w_scale;
   NPURT_RETURN_IF_ERROR(ReadWeightScales(w, p.out_channels, &w_scale));
   ConvQuantParams& q = state->quant;
@@ -240,7 +200,7 @@ Status PrepareQuantizedConv(const OpNode& node, ConvState* state) {
   q.output_zero_point = yq.zero_point;
   q.output_min = static_cast<int32_t>(yq.range.min);
   q.output_max = static_cast<int32_t>(yq.range.max);
-  if (b != nullptr) NPURT_RETURN_IF_ERROR(CheckBiasQuant(*b, q.acc_scale));
+  if (b != nullptr) NPURT_RETURN_IF_ERROR(CheckBiasQuant("Conv", *b, q.acc_scale));
 
   const int64_t max_input = std::max<int64_t>(xq.zero_point - xq.range.min, xq.range.max - xq.zero_point);
   const int64_t per_channel = w.num_elements() / p.out_channels;

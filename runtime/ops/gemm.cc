@@ -59,23 +59,6 @@ Status CheckOperandTypes(const char* op, const Tensor* a, const Tensor* b, bool*
 
 // ---- int8 helpers ----
 
-// Per-tensor quantization of an activation (A, an activation B, the output)
-// and the range of its type.
-struct TensorQuant {
-  float scale = 1.0f;
-  int32_t zero_point = 0;
-  QuantRange range{};
-};
-
-Status ReadActivationQuant(const char* op, const Tensor& t, const char* role, TensorQuant* q) {
-  ActivationQuant a;
-  NPURT_RETURN_IF_ERROR(GetActivationQuant(op, t, role, &a));  // also checks that the type is quantized
-  QuantizedRange(t.dtype, &q->range);
-  q->scale = a.scale;
-  q->zero_point = a.zero_point;
-  return Status::Ok();
-}
-
 // The scale of each of the n output columns: a constant symmetric int8 weight
 // quantized per tensor or along `axis` (n scales).
 Status ReadWeightScales(const char* op, const Tensor& w, int axis, int64_t n, std::vector<float>* scales) {
