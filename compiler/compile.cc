@@ -107,6 +107,8 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   }
   quant.per_channel = options.quantized_method == "channel";
   quant.float_layers.insert(options.float_layers.begin(), options.float_layers.end());
+  quant.int16_layers.insert(options.int16_layers.begin(), options.int16_layers.end());
+  quant.int16_mac_budget = options.int16_mac_budget;
   if (options.dataset.empty()) {
     return NPURT_ERROR(kParamInvalid, "quantization needs a calibration dataset (--dataset dataset.txt)");
   }

@@ -38,6 +38,8 @@ struct CompileOptions {
   std::string quantized_algorithm = "normal";  // normal, mmse, kl_divergence
   std::string quantized_method = "channel";    // channel, layer
   std::vector<std::string> float_layers;       // node names kept in float
+  std::vector<std::string> int16_layers;       // node names with int16 activations
+  double int16_mac_budget = 0.0;               // QuantizeOptions::int16_mac_budget
   bool progress = false;                       // calibration progress bar on a terminal
 };
 

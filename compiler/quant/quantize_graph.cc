@@ -114,13 +114,18 @@ bool PlanFor(const Graph& g, const IrNode& n, Plan* plan) {
   return false;
 }
 
-// Asks the runtime op's own shape function whether it takes this node in int8:
-// the int8 kernels decide their output type from their inputs.
-Status RuntimeAcceptsInt8(const Graph& g, const IrNode& n, const Plan& plan) {
+// Asks the runtime op's own shape function whether it takes this node with
+// these storage types: `slot_types` gives the type of each kActivation slot
+// (int8 or int16), `out_type` the wanted output type (set through the
+// output_type attribute when it differs from the first input's, see
+// runtime/ops/activation_quant.h).
+Status RuntimeAccepts(const Graph& g, const IrNode& n, const Plan& plan, const std::vector<DataType>& slot_types,
+                      DataType out_type) {
   const OpDef* def = FindOp(n.op_type);
   if (def == nullptr) return NPURT_ERROR(kModelInvalid, "no runtime op");
   std::vector<Tensor> views(n.inputs.size());
   std::vector<const Tensor*> inputs(n.inputs.size(), nullptr);
+  DataType first = DataType::kInt8;
   for (size_t i = 0; i < n.inputs.size(); ++i) {
     if (n.inputs[i] < 0) continue;
     const IrTensor& t = g.tensors()[n.inputs[i]];
@@ -130,21 +135,26 @@ Status RuntimeAcceptsInt8(const Graph& g, const IrNode& n, const Plan& plan) {
     v.dtype = t.dtype;
     v.constant = t.is_constant;
     switch (plan.roles[i]) {
-      case Role::kActivation:
+      case Role::kActivation: v.dtype = slot_types[i]; break;
       case Role::kWeight: v.dtype = DataType::kInt8; break;
       case Role::kBias: v.dtype = DataType::kInt32; break;
       case Role::kKeep:
         if (t.is_constant) v.data = const_cast<uint8_t*>(t.data.data());
         break;
     }
+    if (i == 0) first = v.dtype;
     if (plan.roles[i] != Role::kKeep) v.constant = false;  // values not needed to infer shapes
     v.bytes = t.is_constant && plan.roles[i] == Role::kKeep ? t.data.size() : 0;
     inputs[i] = &v;
   }
+  Attributes attrs = n.attrs;
+  if (!plan.same_params && out_type != first) attrs.SetString("output_type", DataTypeName(out_type));
   std::vector<Tensor> outs(n.outputs.size());
-  NPURT_RETURN_IF_ERROR(def->infer(n.attrs, inputs, &outs));
+  NPURT_RETURN_IF_ERROR(def->infer(attrs, inputs, &outs));
   for (const Tensor& o : outs) {
-    if (o.dtype != DataType::kInt8) return NPURT_ERROR(kModelInvalid, "the int8 form gives %s", DataTypeName(o.dtype));
+    if (o.dtype != out_type) {
+      return NPURT_ERROR(kModelInvalid, "the %s form gives %s", DataTypeName(out_type), DataTypeName(o.dtype));
+    }
   }
   return Status::Ok();
 }
@@ -163,21 +173,31 @@ class Quantizer {
 
  private:
   Status ActivationParams(int tensor, QuantInfo* q);
+  Status Int8Params(int tensor, QuantInfo* q);  // int8 parameters whatever the stored type
+  Status ChooseInt16Tensors(const std::vector<int>& producer);
+  std::vector<DataType> SlotTypes(size_t node) const;
   int QuantizedConstant(int tensor);  // a float constant used as an activation
   int QuantizeNodeInput(int tensor);  // the int8 form of a float-stored tensor (QuantizeLinear, cached)
   int DequantizeNodeInput(int tensor);
-  Status QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, const QuantInfo& x);
-  int ScaleConstant(const std::string& base, const QuantInfo& q, int* zero_point);
+  int RequantizeToInt8(int tensor);   // the int8 form of an int16-stored tensor (cached)
+  Status QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, const QuantInfo& x,
+                                DataType x_type);
+  int ScaleConstant(const std::string& base, const QuantInfo& q, DataType type, int* zero_point);
 
   const std::map<std::string, TensorStats>& stats_;
   const QuantizeOptions& options_;
   Graph& g_;
-  std::vector<bool> int8_node_;
+  std::vector<bool> int8_node_;    // runs quantized (int8, or with some int16 tensors)
   std::vector<Plan> plans_;
-  std::vector<bool> stored_int8_;  // per tensor, as decided before the rewrite
-  std::vector<QuantInfo> params_;  // per tensor: its int8 parameters (stored or when quantized at a boundary)
+  std::vector<bool> stored_int8_;  // per tensor: stored quantized (int8 or int16), as decided before the rewrite
+  std::vector<bool> int16_;        // per tensor: stored in int16 (the hybrid scheme)
+  std::vector<std::vector<bool>> requant_;  // per node and slot: an int16 input this node reads as int8
+  std::vector<bool> int16_layer_;  // per node: listed in int16_layers or chosen by the int16 MAC budget
+  std::vector<QuantInfo> params_;  // per tensor: the parameters of its stored type (or int8 at a boundary)
+  std::map<int, QuantInfo> params8_;  // int8 parameters of int16 tensors read as int8 somewhere
   std::map<int, int> quantized_of_;
   std::map<int, int> dequantized_of_;
+  std::map<int, int> requantized_of_;
   int boundaries_ = 0;
 };
 
@@ -189,18 +209,193 @@ Status Quantizer::ActivationParams(int tensor, QuantInfo* q) {
   const IrTensor& t = g_.tensors()[tensor];
   const TensorStats* s = FindStats(stats_, t.name);
   if (s == nullptr) return NPURT_ERROR(kFail, "no calibration statistics for tensor '%s'", t.name.c_str());
-  float lo = 0.0f, hi = 0.0f;
-  NPURT_RETURN_IF_ERROR(ChooseRange(*s, options_.algorithm, &lo, &hi));
-  params_[tensor] = ActivationQuantInfo(lo, hi);
+  if (int16_[tensor]) {
+    params_[tensor] = Int16ActivationQuantInfo(s->min, s->max);
+  } else {
+    float lo = 0.0f, hi = 0.0f;
+    NPURT_RETURN_IF_ERROR(ChooseRange(*s, options_.algorithm, &lo, &hi));
+    params_[tensor] = ActivationQuantInfo(lo, hi);
+  }
   *q = params_[tensor];
   return Status::Ok();
 }
 
-// A scale scalar and a zero-point scalar for QuantizeLinear / DequantizeLinear.
-int Quantizer::ScaleConstant(const std::string& base, const QuantInfo& q, int* zero_point) {
+Status Quantizer::Int8Params(int tensor, QuantInfo* q) {
+  if (!int16_[tensor]) return ActivationParams(tensor, q);
+  auto it = params8_.find(tensor);
+  if (it == params8_.end()) {
+    const TensorStats* s = FindStats(stats_, g_.tensors()[tensor].name);
+    float lo = 0.0f, hi = 0.0f;
+    if (s != nullptr) {
+      NPURT_RETURN_IF_ERROR(ChooseRange(*s, options_.algorithm, &lo, &hi));
+    } else {
+      // A data-movement output: its input's range (the values are the same).
+      const float scale = params_[tensor].scale[0];
+      lo = -32768.0f * scale;
+      hi = 32767.0f * scale;
+    }
+    it = params8_.emplace(tensor, ActivationQuantInfo(lo, hi)).first;
+  }
+  *q = it->second;
+  return Status::Ok();
+}
+
+// The storage type of each slot of quantized node `k` as it will read it.
+std::vector<DataType> Quantizer::SlotTypes(size_t k) const {
+  const IrNode& n = g_.nodes()[k];
+  std::vector<DataType> types(n.inputs.size(), DataType::kInt8);
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    const int t = n.inputs[i];
+    if (t >= 0 && plans_[k].roles[i] == Role::kActivation && int16_[t] && !requant_[k][i]) types[i] = DataType::kInt16;
+  }
+  return types;
+}
+
+// The hybrid scheme's int16 tensors: the activation inputs and the outputs of
+// every int16 layer, then made consistent with what the runtime ops can do,
+// to a fixed point:
+//   - a tensor stays int8 when it is a graph input or output, a constant, or
+//     written by a float node (its boundary quantizes to int8 anyway);
+//   - a data-movement op keeps its input's type: input and outputs are int16
+//     together, or int8 together;
+//   - a computing op that cannot write int16 makes its output int8; one that
+//     cannot read an int16 input reads it through an int8 requantization.
+Status Quantizer::ChooseInt16Tensors(const std::vector<int>& producer) {
+  const size_t num_nodes = g_.nodes().size();
+  const size_t num_tensors = g_.tensors().size();
+  int16_.assign(num_tensors, false);
+  requant_.assign(num_nodes, {});
+  for (size_t k = 0; k < num_nodes; ++k) requant_[k].assign(g_.nodes()[k].inputs.size(), false);
+  int16_layer_.assign(num_nodes, false);
+  for (size_t k = 0; k < num_nodes; ++k) int16_layer_[k] = int8_node_[k] && options_.int16_layers.count(g_.nodes()[k].name);
+  if (options_.int16_mac_budget > 0.0) {
+    // Every quantized node computes in int16 except the multiply-heavy ones: MAC-free nodes always, then
+    // nodes with MACs, cheapest first, while their MACs stay within the budget's share of the model's.
+    std::vector<std::pair<int64_t, size_t>> by_macs;
+    int64_t total = 0;
+    for (size_t k = 0; k < num_nodes; ++k) {
+      const int64_t macs = NodeMacs(g_, g_.nodes()[k]);
+      total += macs;
+      if (!int8_node_[k]) continue;
+      if (macs == 0) {
+        int16_layer_[k] = true;
+      } else {
+        by_macs.emplace_back(macs, k);
+      }
+    }
+    std::sort(by_macs.begin(), by_macs.end());
+    int64_t used = 0;
+    for (const auto& [macs, k] : by_macs) {
+      if (static_cast<double>(used + macs) > options_.int16_mac_budget * static_cast<double>(total)) break;
+      used += macs;
+      int16_layer_[k] = true;
+    }
+  }
+  // Quantized nodes with MACs that are not int16 layers read int8: an int16 input goes through an int8
+  // requantization, and a tensor that only they read is written in int8 directly.
+  std::vector<bool> int8_reader(num_nodes, false);
+  for (size_t k = 0; k < num_nodes; ++k) {
+    int8_reader[k] = int8_node_[k] && !int16_layer_[k] && NodeMacs(g_, g_.nodes()[k]) > 0;
+  }
+  if (std::none_of(int16_layer_.begin(), int16_layer_.end(), [](bool b) { return b; })) return Status::Ok();
+  std::vector<bool> forced8(num_tensors, false);
+  for (const IrInput& in : g_.inputs()) forced8[in.tensor] = true;
+  for (int out : g_.outputs()) forced8[out] = true;
+  std::vector<int> readers(num_tensors, 0), int8_readers(num_tensors, 0);
+  for (size_t k = 0; k < num_nodes; ++k) {
+    for (int t : g_.nodes()[k].inputs) {
+      if (t < 0) continue;
+      readers[t]++;
+      if (int8_reader[k]) int8_readers[t]++;
+    }
+  }
+  for (size_t t = 0; t < num_tensors; ++t) {
+    if (readers[t] > 0 && readers[t] == int8_readers[t]) forced8[t] = true;
+  }
+  for (size_t k = 0; k < num_nodes; ++k) {
+    const IrNode& n = g_.nodes()[k];
+    if (!int16_layer_[k]) continue;
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      if (n.inputs[i] >= 0 && plans_[k].roles[i] == Role::kActivation && !IsConstant(g_, n.inputs[i])) {
+        int16_[n.inputs[i]] = true;
+      }
+    }
+    for (int o : n.outputs) int16_[o] = true;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    auto force = [&](int t) {
+      if (!forced8[t] || int16_[t]) changed = true;
+      forced8[t] = true;
+      int16_[t] = false;
+    };
+    for (size_t t = 0; t < num_tensors; ++t) {
+      if (!int16_[t] || forced8[t]) {
+        if (forced8[t] && int16_[t]) force(static_cast<int>(t));
+        continue;
+      }
+      if (g_.tensors()[t].is_constant || producer[t] < 0 || !int8_node_[producer[t]]) force(static_cast<int>(t));
+    }
+    for (size_t k = 0; k < num_nodes; ++k) {
+      if (!int8_node_[k]) continue;
+      const IrNode& n = g_.nodes()[k];
+      if (plans_[k].same_params) {
+        const int in = n.inputs[0];
+        bool any16 = int16_[in], any8 = forced8[in];
+        for (int o : n.outputs) any16 = any16 || int16_[o], any8 = any8 || forced8[o];
+        if (!any16) continue;
+        const bool accepted = !any8 && !IsConstant(g_, in) &&
+                              RuntimeAccepts(g_, n, plans_[k], std::vector<DataType>(n.inputs.size(), DataType::kInt16),
+                                             DataType::kInt16).ok();
+        if (!accepted) {
+          if (!IsConstant(g_, in)) force(in);
+          for (int o : n.outputs) force(o);
+          continue;
+        }
+        if (!int16_[in]) int16_[in] = true, changed = true;
+        for (int o : n.outputs) {
+          if (!int16_[o]) int16_[o] = true, changed = true;
+        }
+        continue;
+      }
+      const DataType out_type = int16_[n.outputs[0]] ? DataType::kInt16 : DataType::kInt8;
+      bool requantized = false;
+      if (int8_reader[k]) {
+        for (size_t i = 0; i < n.inputs.size(); ++i) {
+          if (n.inputs[i] >= 0 && int16_[n.inputs[i]] && !requant_[k][i]) requant_[k][i] = requantized = true;
+        }
+        if (requantized) {
+          changed = true;
+          continue;
+        }
+      }
+      if (RuntimeAccepts(g_, n, plans_[k], SlotTypes(k), out_type).ok()) continue;
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        if (n.inputs[i] >= 0 && int16_[n.inputs[i]] && !requant_[k][i]) requant_[k][i] = requantized = true;
+      }
+      if (requantized) {
+        changed = true;
+      } else if (out_type == DataType::kInt16) {
+        for (int o : n.outputs) force(o);
+      } else {
+        return NPURT_ERROR(kFail, "node '%s' (%s): no int8 form after the int16 choice", n.name.c_str(),
+                           n.op_type.c_str());
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// A scale scalar and a zero-point scalar (of the quantized `type`) for QuantizeLinear / DequantizeLinear.
+int Quantizer::ScaleConstant(const std::string& base, const QuantInfo& q, DataType type, int* zero_point) {
   const int scale = AddUniqueFloatConstant(&g_, base + ":scale", {}, {q.scale[0]});
-  const std::vector<int8_t> zp = {static_cast<int8_t>(q.zero_point.empty() ? 0 : q.zero_point[0])};
-  *zero_point = g_.AddConstant(UniqueTensorName(g_, base + ":zero_point"), {}, DataType::kInt8, zp);
+  const int32_t zp = q.zero_point.empty() ? 0 : q.zero_point[0];
+  const std::string name = UniqueTensorName(g_, base + ":zero_point");
+  if (type == DataType::kInt16) {
+    *zero_point = g_.AddConstant(name, {}, DataType::kInt16, std::vector<int16_t>{static_cast<int16_t>(zp)});
+  } else {
+    *zero_point = g_.AddConstant(name, {}, DataType::kInt8, std::vector<int8_t>{static_cast<int8_t>(zp)});
+  }
   return scale;
 }
 
@@ -228,7 +423,7 @@ int Quantizer::QuantizeNodeInput(int tensor) {
   if (it != quantized_of_.end()) return it->second;
   const IrTensor t = g_.tensors()[tensor];
   int zp = -1;
-  const int scale = ScaleConstant(t.name + ":quantize", params_[tensor], &zp);
+  const int scale = ScaleConstant(t.name + ":quantize", params_[tensor], DataType::kInt8, &zp);
   const int q = g_.AddNode("QuantizeLinear", {tensor, scale, zp}, {}, 1, t.name + ":quantize");
   IrTensor& out = g_.tensors()[q];
   out.name = UniqueTensorName(g_, t.name + ":int8");
@@ -246,7 +441,8 @@ int Quantizer::DequantizeNodeInput(int tensor) {
   if (it != dequantized_of_.end()) return it->second;
   const IrTensor t = g_.tensors()[tensor];
   int zp = -1;
-  const int scale = ScaleConstant(t.name + ":dequantize", params_[tensor], &zp);
+  const DataType type = int16_[tensor] ? DataType::kInt16 : DataType::kInt8;
+  const int scale = ScaleConstant(t.name + ":dequantize", params_[tensor], type, &zp);
   const int d = g_.AddNode("DequantizeLinear", {tensor, scale, zp}, {}, 1, t.name + ":dequantize");
   IrTensor& out = g_.tensors()[d];
   out.name = UniqueTensorName(g_, t.name + ":float");
@@ -258,14 +454,37 @@ int Quantizer::DequantizeNodeInput(int tensor) {
   return d;
 }
 
+// int16 -> float -> int8 (two boundary ops): exact up to the int8 rounding.
+int Quantizer::RequantizeToInt8(int tensor) {
+  auto it = requantized_of_.find(tensor);
+  if (it != requantized_of_.end()) return it->second;
+  const int real = DequantizeNodeInput(tensor);
+  QuantInfo q8;
+  Int8Params(tensor, &q8);  // computed before the rewrite; cannot fail here
+  const IrTensor t = g_.tensors()[tensor];
+  int zp = -1;
+  const int scale = ScaleConstant(t.name + ":requantize", q8, DataType::kInt8, &zp);
+  const int q = g_.AddNode("QuantizeLinear", {real, scale, zp}, {}, 1, t.name + ":requantize");
+  IrTensor& out = g_.tensors()[q];
+  out.name = UniqueTensorName(g_, t.name + ":int8");
+  out.shape = t.shape;
+  out.has_shape = true;
+  out.dtype = DataType::kInt8;
+  out.quant = q8;
+  ++boundaries_;
+  requantized_of_[tensor] = q;
+  return q;
+}
+
 // Weights symmetric int8 (per channel along the plan's axis, or per tensor)
 // and the bias int32 at scale_x * scale_w[c]. The int32 accumulator must not
 // overflow even for extreme inputs: |bias code| + 255 * sum|weight codes| of a
 // channel stays within int32 (the runtime checks exactly this). A channel whose
 // tiny weights and large bias would break it gets a larger weight scale -- its
-// bias dominates, so the coarser weights cost nothing measurable.
+// bias dominates, so the coarser weights cost nothing measurable. An int16
+// input accumulates in int64, so only the bias code itself must fit int32.
 Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot,
-                                         const QuantInfo& x) {
+                                         const QuantInfo& x, DataType x_type) {
   const int w_tensor = n->inputs[weight_slot];
   std::vector<float> w, b;
   if (!IsFloat(g_, w_tensor) || !ReadConstantFloats(g_, w_tensor, &w)) {
@@ -288,7 +507,7 @@ Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t wei
     (d < channel_axis ? outer : d == channel_axis ? channels : inner) *= wt.shape[static_cast<size_t>(d)];
   }
   if (!b.empty() && static_cast<int64_t>(b.size()) == channels) {
-    constexpr double kMaxInput = 255.0;  // |x - zero_point| of an int8 input
+    const double max_input = x_type == DataType::kInt8 ? 255.0 : 0.0;  // |x - zero_point| of an int8 input
     constexpr double kLimit = 2147483647.0 * 0.999;
     float alpha = 1.0f;
     if (n->op_type == "Gemm") NPURT_RETURN_IF_ERROR(n->attrs.GetFloat("alpha", 1.0f, &alpha));
@@ -299,7 +518,7 @@ Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t wei
       for (int64_t o = 0; o < outer; ++o) {
         for (int64_t i = 0; i < inner; ++i) abs_sum += std::fabs(w[static_cast<size_t>((o * channels + c) * inner + i)]);
       }
-      min_scale[static_cast<size_t>(c)] = (std::fabs(b[static_cast<size_t>(c)]) / sx + kMaxInput * abs_sum) / kLimit;
+      min_scale[static_cast<size_t>(c)] = (std::fabs(b[static_cast<size_t>(c)]) / sx + max_input * abs_sum) / kLimit;
     }
     bool changed = false;
     for (size_t k = 0; k < wq.scale.size(); ++k) {
@@ -349,15 +568,22 @@ Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t wei
 
 Status Quantizer::Run(QuantizeReport* report) {
   // Unknown hybrid layer names are a user error, not a silent no-op.
-  for (const std::string& name : options_.float_layers) {
-    const bool found = std::any_of(g_.nodes().begin(), g_.nodes().end(), [&](const IrNode& n) { return n.name == name; });
-    if (!found) return NPURT_ERROR(kParamInvalid, "float layer '%s' is not a node of the model", name.c_str());
+  for (const auto* list : {&options_.float_layers, &options_.int16_layers}) {
+    for (const std::string& name : *list) {
+      const bool found =
+          std::any_of(g_.nodes().begin(), g_.nodes().end(), [&](const IrNode& n) { return n.name == name; });
+      if (!found) {
+        return NPURT_ERROR(kParamInvalid, "%s layer '%s' is not a node of the model",
+                           list == &options_.float_layers ? "float" : "int16", name.c_str());
+      }
+    }
   }
   const size_t num_nodes = g_.nodes().size();
   const size_t num_tensors = g_.tensors().size();
   int8_node_.assign(num_nodes, false);
   plans_.assign(num_nodes, Plan());
   stored_int8_.assign(num_tensors, false);
+  int16_.assign(num_tensors, false);
   params_.assign(num_tensors, QuantInfo());
   std::vector<int> producer(num_tensors, -1);
   for (size_t k = 0; k < num_nodes; ++k) {
@@ -389,7 +615,8 @@ Status Quantizer::Run(QuantizeReport* report) {
         }
       }
       if (why.empty()) {
-        const Status s = RuntimeAcceptsInt8(g_, n, plan);
+        const Status s = RuntimeAccepts(g_, n, plan, std::vector<DataType>(n.inputs.size(), DataType::kInt8),
+                                        DataType::kInt8);
         if (!s.ok()) why = "no int8 kernel (" + s.message() + ")";
       }
     }
@@ -412,8 +639,10 @@ Status Quantizer::Run(QuantizeReport* report) {
       }
     }
   }
+  // 1b. Which quantized tensors are int16 (--int16-layers).
+  NPURT_RETURN_IF_ERROR(ChooseInt16Tensors(producer));
 
-  // 2. Parameters of int8-stored tensors, in order (same-parameter ops inherit).
+  // 2. Parameters of quantized tensors, in order (same-parameter ops inherit).
   for (const IrInput& in : g_.inputs()) {
     if (stored_int8_[in.tensor]) {
       QuantInfo q;
@@ -428,6 +657,7 @@ Status Quantizer::Run(QuantizeReport* report) {
       if (t >= 0 && plans_[k].roles[i] == Role::kActivation && !IsConstant(g_, t)) {
         QuantInfo q;
         NPURT_RETURN_IF_ERROR(ActivationParams(t, &q));
+        if (requant_[k][i]) NPURT_RETURN_IF_ERROR(Int8Params(t, &q));
       }
     }
     for (int o : n.outputs) {
@@ -440,6 +670,7 @@ Status Quantizer::Run(QuantizeReport* report) {
       }
     }
   }
+  // Float readers of an int16 tensor dequantize it; nothing else to prepare.
 
   // 3. Rewrite: nodes in order, boundaries inserted just before their first reader.
   std::vector<IrNode> old = std::move(g_.nodes());
@@ -449,17 +680,28 @@ Status Quantizer::Run(QuantizeReport* report) {
     if (int8_node_[k]) {
       const Plan& plan = plans_[k];
       QuantInfo x_quant;
+      DataType x_type = DataType::kInt8;
+      bool reads_int16 = false;
       int weight_slot = -1, bias_slot = -1;
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const int t = n.inputs[i];
         if (t < 0) continue;
         if (plan.roles[i] == Role::kActivation) {
+          DataType type = DataType::kInt8;
           if (IsConstant(g_, t)) {
             n.inputs[i] = QuantizedConstant(t);
           } else if (!stored_int8_[t]) {
             n.inputs[i] = QuantizeNodeInput(t);
+          } else if (int16_[t] && requant_[k][i]) {
+            n.inputs[i] = RequantizeToInt8(t);
+          } else if (int16_[t]) {
+            type = DataType::kInt16;
           }
-          if (i == 0) x_quant = IsConstant(g_, t) ? g_.tensors()[n.inputs[i]].quant : params_[t];
+          reads_int16 = reads_int16 || type == DataType::kInt16;
+          if (i == 0) {
+            x_quant = n.inputs[i] == t ? params_[t] : g_.tensors()[n.inputs[i]].quant;
+            x_type = type;
+          }
         } else if (plan.roles[i] == Role::kWeight) {
           weight_slot = static_cast<int>(i);
         } else if (plan.roles[i] == Role::kBias) {
@@ -467,13 +709,21 @@ Status Quantizer::Run(QuantizeReport* report) {
         }
       }
       if (weight_slot >= 0) {
-        NPURT_RETURN_IF_ERROR(QuantizeWeightsAndBias(&n, plan, static_cast<size_t>(weight_slot), bias_slot, x_quant));
+        NPURT_RETURN_IF_ERROR(
+            QuantizeWeightsAndBias(&n, plan, static_cast<size_t>(weight_slot), bias_slot, x_quant, x_type));
       } else if (bias_slot >= 0) {
         // A bias needs the weight scale: an int8 Gemm/MatMul whose B is an activation has no bias role.
         return NPURT_ERROR(kModelInvalid, "node '%s': bias without constant weights", n.name.c_str());
       }
-      report->int8_nodes++;
-      report->int8_macs += NodeMacs(g_, n);
+      const DataType out_type = int16_[n.outputs[0]] ? DataType::kInt16 : DataType::kInt8;
+      if (!plan.same_params && out_type != x_type) n.attrs.SetString("output_type", DataTypeName(out_type));
+      if (reads_int16 || (plan.same_params && out_type == DataType::kInt16)) {
+        report->int16_nodes++;
+        report->int16_macs += NodeMacs(g_, n);
+      } else {
+        report->int8_nodes++;
+        report->int8_macs += NodeMacs(g_, n);
+      }
     } else {
       for (int& t : n.inputs) {
         if (t >= 0 && stored_int8_[t]) t = DequantizeNodeInput(t);
@@ -485,7 +735,7 @@ Status Quantizer::Run(QuantizeReport* report) {
   }
   for (size_t t = 0; t < num_tensors; ++t) {
     if (!stored_int8_[t]) continue;
-    g_.tensors()[t].dtype = DataType::kInt8;
+    g_.tensors()[t].dtype = int16_[t] ? DataType::kInt16 : DataType::kInt8;
     g_.tensors()[t].quant = params_[t];
   }
   report->boundary_nodes = boundaries_;

@@ -33,13 +33,24 @@ struct QuantizeOptions {
   bool per_channel = true;  // rknn-toolkit2 quantized_method 'channel' (else 'layer')
   // Node names kept in float (rknn-toolkit2's hybrid quantization).
   std::set<std::string> float_layers;
+  // Node names whose activations (inputs and outputs) are stored in int16
+  // (symmetric, per tensor): more precise tensors at little cost where the
+  // node does few multiply-accumulates. Weights stay int8.
+  std::set<std::string> int16_layers;
+  // > 0: beyond int16_layers, every quantized node without multiply-
+  // accumulates is an int16 layer, and so are nodes with MACs, cheapest
+  // first, while their MACs stay within this share of the model's. The
+  // others (the multiply-heavy layers) read int8.
+  double int16_mac_budget = 0.0;
 };
 
 struct QuantizeReport {
   int int8_nodes = 0;
   int float_nodes = 0;         // compute nodes left in float (not counting Q/DQ)
   int boundary_nodes = 0;      // QuantizeLinear / DequantizeLinear inserted
+  int int16_nodes = 0;         // quantized nodes reading (or, moving data, writing) int16 tensors
   int64_t int8_macs = 0;       // multiply-accumulates of Conv/ConvTranspose/Gemm/MatMul
+  int64_t int16_macs = 0;      // ... of those reading an int16 activation
   int64_t float_macs = 0;
   std::vector<std::string> float_reasons;  // "node 'x' (LayerNormalization): no int8 kernel"
 };

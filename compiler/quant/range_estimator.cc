@@ -332,6 +332,18 @@ QuantInfo ActivationQuantInfo(float min, float max) {
   return q;
 }
 
+QuantInfo Int16ActivationQuantInfo(float min, float max) {
+  const float m = std::max(std::fabs(min), std::fabs(max));
+  float scale = m / 32767.0f;
+  if (!(scale >= std::numeric_limits<float>::min())) scale = std::numeric_limits<float>::min();
+  if (!(scale <= std::numeric_limits<float>::max())) scale = std::numeric_limits<float>::max();
+  QuantInfo q;
+  q.scale = {scale};
+  q.zero_point = {0};
+  q.axis = -1;
+  return q;
+}
+
 QuantInfo QuantizeWeights(const float* w, const Shape& shape, int axis, std::vector<int8_t>* codes) {
   QuantInfo q;
   codes->clear();

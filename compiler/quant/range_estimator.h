@@ -103,6 +103,11 @@ double ExpectedQuantizationMse(const TensorStats& stats, float lo, float hi);
 // FLT_MAX.
 QuantInfo ActivationQuantInfo(float min, float max);
 
+// int16 activations (the hybrid scheme): symmetric, zero point 0, scale =
+// max(|min|, |max|) / 32767 (FLT_MIN for an all-zero range) -- 15 bits of
+// magnitude make clipping pointless, so the range is the observed one.
+QuantInfo Int16ActivationQuantInfo(float min, float max);
+
 // Symmetric int8 weights: per output channel along `axis` (scale = max|w| /
 // 127 over the channel, zero point 0) or per tensor (axis < 0; QuantInfo
 // axis -1). An all-zero channel gets scale 1; a channel whose scale would be

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "runtime/core/status.h"
@@ -12,6 +13,10 @@
 #include "runtime/ops/op.h"
 
 namespace npurt {
+
+// The storage types of quantized activations: int8 (the w8a8 scheme) and
+// int16 (the hybrid scheme's more precise tensors); weights are always int8.
+inline bool IsQuantizedActivationType(DataType type) { return type == DataType::kInt8 || type == DataType::kInt16; }
 
 // Per-tensor parameters of one activation: real = scale * (q - zero_point).
 struct ActivationQuant {
@@ -81,6 +86,27 @@ inline Status ExpectSameQuant(const char* op, const Tensor& in, const Tensor& ou
                         "zero point %d); this op only moves values",
                         op, out.name.c_str(), static_cast<double>(qb.scale), qb.zero_point, in.name.c_str(),
                         static_cast<double>(qa.scale), qa.zero_point);
+  return Status::Ok();
+}
+
+// The storage type of a quantized op's output. The hybrid scheme stores some
+// activations in int16: an op whose output type differs from its first
+// input's carries the attribute output_type = "INT8" or "INT16" (set by the
+// compiler); without it the output takes the input's type. Only the ops that
+// compute through the real value (Conv, Gemm, MatMul, element-wise and
+// lookup ops) accept it.
+inline Status QuantizedOutputType(const char* op, const Attributes& attrs, DataType input_type, DataType* out) {
+  std::string name;
+  NPURT_RETURN_IF_ERROR(attrs.GetString("output_type", "", &name));
+  if (name.empty()) {
+    *out = input_type;
+  } else if (name == "INT8") {
+    *out = DataType::kInt8;
+  } else if (name == "INT16") {
+    *out = DataType::kInt16;
+  } else {
+    return NPURT_ERROR(kModelInvalid, "%s: output_type '%s', expected INT8 or INT16", op, name.c_str());
+  }
   return Status::Ok();
 }
 

@@ -51,14 +51,15 @@ bool IsArithmeticType(DataType t) {
   return t == DataType::kFloat32 || t == DataType::kInt32 || t == DataType::kInt64;
 }
 
-// INT8 inputs: all INT8, except that PRelu's slope and Pow's exponent may be float32.
+// Quantized inputs: all INT8 or INT16 (mixed freely, the hybrid scheme),
+// except that PRelu's slope and Pow's exponent may be float32.
 Status CheckInt8Types(BinaryOp op, const std::vector<const Tensor*>& inputs) {
   const char* name = OpName(op);
   for (size_t i = 1; i < inputs.size(); ++i) {
     const DataType t = inputs[i]->dtype;
     if ((op == BinaryOp::kPRelu || op == BinaryOp::kPow) && t == DataType::kFloat32) continue;
-    NPURT_CHECK_OR_RETURN(t == DataType::kInt8, kModelInvalid,
-                          "%s: input %zu has type %s; with an INT8 input 0 it must be INT8%s", name, i,
+    NPURT_CHECK_OR_RETURN(IsQuantizedActivationType(t), kModelInvalid,
+                          "%s: input %zu has type %s; with a quantized input 0 it must be INT8 or INT16%s", name, i,
                           DataTypeName(t), op == BinaryOp::kPRelu || op == BinaryOp::kPow ? " or FP32" : "");
   }
   return Status::Ok();
@@ -67,7 +68,7 @@ Status CheckInt8Types(BinaryOp op, const std::vector<const Tensor*>& inputs) {
 Status CheckTypes(BinaryOp op, const std::vector<const Tensor*>& inputs) {
   const char* name = OpName(op);
   const DataType t0 = inputs[0]->dtype;
-  if (t0 == DataType::kInt8) return CheckInt8Types(op, inputs);
+  if (IsQuantizedActivationType(t0)) return CheckInt8Types(op, inputs);
   if (op == BinaryOp::kPow) {
     NPURT_RETURN_IF_ERROR(ExpectInputType(name, inputs[0], DataType::kFloat32, 0));
     NPURT_CHECK_OR_RETURN(IsArithmeticType(inputs[1]->dtype), kModelInvalid,
@@ -139,6 +140,9 @@ Status BinaryInfer(const Attributes& attrs, const std::vector<const Tensor*>& in
                         ShapeToString(out).c_str());
   (*outputs)[0].shape = std::move(out);
   (*outputs)[0].dtype = inputs[0]->dtype;
+  if (IsQuantizedActivationType(inputs[0]->dtype)) {
+    NPURT_RETURN_IF_ERROR(QuantizedOutputType(OpName(kOp), attrs, inputs[0]->dtype, &(*outputs)[0].dtype));
+  }
   return Status::Ok();
 }
 
@@ -148,17 +152,19 @@ Status PrepareInt8(OpNode* node, bool relu, BinaryState* state) {
   const char* name = OpName(kOp);
   std::vector<const Tensor*> inputs(node->inputs.begin(), node->inputs.end());
   NPURT_RETURN_IF_ERROR(CheckTypes(kOp, inputs));
-  NPURT_CHECK_OR_RETURN(node->outputs[0]->dtype == DataType::kInt8, kModelInvalid,
-                        "%s: output '%s' is %s, expected INT8 for INT8 inputs", name, node->outputs[0]->name.c_str(),
-                        DataTypeName(node->outputs[0]->dtype));
+  NPURT_CHECK_OR_RETURN(IsQuantizedActivationType(node->outputs[0]->dtype), kModelInvalid,
+                        "%s: output '%s' is %s, expected INT8 or INT16 for quantized inputs", name,
+                        node->outputs[0]->name.c_str(), DataTypeName(node->outputs[0]->dtype));
   // Max and Min only compare: plain integers (no parameters anywhere) run as scale 1, zero point 0.
-  const bool plain = IsVariadic(kOp) && HasNoQuantization(*node);
+  const bool all_int8 = std::all_of(inputs.begin(), inputs.end(), [](const Tensor* t) { return t->dtype == DataType::kInt8; }) &&
+                        node->outputs[0]->dtype == DataType::kInt8;
+  const bool plain = all_int8 && IsVariadic(kOp) && HasNoQuantization(*node);
   ActivationQuant out_q;
   std::vector<ActivationQuant> in_q(inputs.size());
   if (!plain) {
     NPURT_RETURN_IF_ERROR(GetActivationQuant(name, *node->outputs[0], "output", &out_q));
     for (size_t i = 0; i < inputs.size(); ++i) {
-      if (inputs[i]->dtype != DataType::kInt8) continue;  // a float32 slope / exponent
+      if (inputs[i]->dtype == DataType::kFloat32) continue;  // a float32 slope / exponent
       char role[32];
       snprintf(role, sizeof(role), "input %zu", i);
       NPURT_RETURN_IF_ERROR(GetActivationQuant(name, *inputs[i], role, &in_q[i]));
@@ -201,7 +207,9 @@ Status BinaryPrepare(OpNode* node) {
     NPURT_CHECK_OR_RETURN(MakeBroadcastPlan(out, operands, 2, &p.plan), kModelInvalid,
                           "%s: inputs do not broadcast to output shape %s", name, ShapeToString(out).c_str());
   }
-  if (node->inputs[0]->dtype == DataType::kInt8) NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, relu, state.get()));
+  if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
+    NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, relu, state.get()));
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -212,15 +220,11 @@ Status BinaryEval(OpNode* node) {
   const std::vector<BinaryParams>& steps = state->steps;
   Tensor* out = node->outputs[0];
   const size_t n = node->inputs.size();
-  if (out->dtype == DataType::kInt8) {
+  if (IsQuantizedActivationType(out->dtype)) {
     for (size_t k = 0; k < steps.size(); ++k) {
       const Tensor* a = k == 0 ? node->inputs[0] : out;
       const Tensor* b = node->inputs[n == 1 ? 0 : k + 1];
-      if (b->dtype == DataType::kFloat32) {
-        s8_binary_f32__ref(state->s8_steps[k], a->as<int8_t>(), b->as<float>(), out->as<int8_t>());
-      } else {
-        s8_binary__ref(state->s8_steps[k], a->as<int8_t>(), b->as<int8_t>(), out->as<int8_t>());
-      }
+      quantized_binary__ref(state->s8_steps[k], a->dtype, a->data, b->dtype, b->data, out->dtype, out->data);
     }
     return Status::Ok();
   }

@@ -3,8 +3,8 @@
 // activation that the compiler's fusion pass folds in (attributes `activation`,
 // `activation_params`; see kernels/ref/fused_activation.h).
 //
-// Float32, or int8 (contract in kernels/ref/quantize.h): int8 input and output
-// quantized per tensor, a constant symmetric int8 weight quantized per tensor
+// Float32, or int8 (contract in kernels/ref/quantize.h): int8 or int16 input
+// and output (chosen independently, see QuantizedOutputType) quantized per tensor, a constant symmetric int8 weight quantized per tensor
 // or per output channel (axis 0), an optional constant int32 bias whose real
 // value is bias[m] * input scale * weight scale[m].
 #include <algorithm>
@@ -29,9 +29,9 @@ struct ConvState : OpState {
   ConvQuantParams quant;  // int8 only
 };
 
-// Float32 (x, W, B) or int8 (x, W int8, B int32); *quantized says which.
+// Float32 (x, W, B) or quantized (x int8/int16, W int8, B int32); *quantized says which.
 Status CheckConvTypes(const Tensor* x, const Tensor* w, const Tensor* b, bool* quantized) {
-  *quantized = x != nullptr && x->dtype == DataType::kInt8;
+  *quantized = x != nullptr && IsQuantizedActivationType(x->dtype);
   if (!*quantized) {
     NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", x, DataType::kFloat32, 0));
     NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", w, DataType::kFloat32, 1));
@@ -40,8 +40,8 @@ Status CheckConvTypes(const Tensor* x, const Tensor* w, const Tensor* b, bool* q
   }
   NPURT_CHECK_OR_RETURN(w != nullptr, kModelInvalid, "Conv: input 1 is missing");
   NPURT_CHECK_OR_RETURN(w->dtype == DataType::kInt8, kModelInvalid,
-                        "Conv: input '%s' is INT8 but weight '%s' is %s (an int8 Conv needs int8 weights)",
-                        x->name.c_str(), w->name.c_str(), DataTypeName(w->dtype));
+                        "Conv: input '%s' is %s but weight '%s' is %s (a quantized Conv needs int8 weights)",
+                        x->name.c_str(), DataTypeName(x->dtype), w->name.c_str(), DataTypeName(w->dtype));
   NPURT_CHECK_OR_RETURN(b == nullptr || b->dtype == DataType::kInt32, kModelInvalid,
                         "Conv: bias '%s' of an int8 Conv is %s, expected INT32", b->name.c_str(),
                         DataTypeName(b->dtype));
@@ -178,9 +178,10 @@ Status ReadWeightScales(const Tensor& w, int64_t maps, std::vector<float>* scale
   return Status::Ok();
 }
 
-// Computes the int8 kernel's quantization parameters. Also bounds every
-// accumulator, |bias| + max|x - zp| * sum|w|, by the int32 range, so the
-// kernel's int32 arithmetic cannot overflow.
+// Computes the integer kernel's quantization parameters. With an int8 input
+// also bounds every accumulator, |bias| + max|x - zp| * sum|w|, by the int32
+// range, so the kernel's int32 arithmetic cannot overflow (int16 inputs
+// accumulate in int64).
 Status PrepareQuantizedConv(const OpNode& node, ConvState* state) {
   const Tensor& x = *node.inputs[0];
   const Tensor& w = *node.inputs[1];
@@ -202,6 +203,7 @@ Status PrepareQuantizedConv(const OpNode& node, ConvState* state) {
   q.output_max = static_cast<int32_t>(yq.range.max);
   if (b != nullptr) NPURT_RETURN_IF_ERROR(CheckBiasQuant("Conv", *b, q.acc_scale));
 
+  if (x.dtype != DataType::kInt8) return Status::Ok();
   const int64_t max_input = std::max<int64_t>(xq.zero_point - xq.range.min, xq.range.max - xq.zero_point);
   const int64_t per_channel = w.num_elements() / p.out_channels;
   const int8_t* weights = w.as<int8_t>();
@@ -226,7 +228,8 @@ Status ConvInfer(const Attributes& attrs, const std::vector<const Tensor*>& inpu
   auto in = [&inputs](size_t i) { return i < inputs.size() ? inputs[i] : nullptr; };
   NPURT_RETURN_IF_ERROR(PlanConv(attrs, in(0), in(1), in(2), &params, &shape, &quantized));
   (*outputs)[0].shape = shape;
-  (*outputs)[0].dtype = quantized ? DataType::kInt8 : DataType::kFloat32;
+  (*outputs)[0].dtype = DataType::kFloat32;
+  if (quantized) NPURT_RETURN_IF_ERROR(QuantizedOutputType("Conv", attrs, in(0)->dtype, &(*outputs)[0].dtype));
   return Status::Ok();
 }
 
@@ -244,8 +247,9 @@ Status ConvEval(OpNode* node) {
   const ConvState* state = node->state_as<ConvState>();
   const Tensor* bias = node->input(2);
   if (state->quantized) {
-    s8_conv__ref(state->params, state->quant, node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
-                 bias != nullptr ? bias->as<int32_t>() : nullptr, node->outputs[0]->as<int8_t>());
+    quantized_conv__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
+                        node->inputs[1]->as<int8_t>(), bias != nullptr ? bias->as<int32_t>() : nullptr,
+                        node->outputs[0]->dtype, node->outputs[0]->data);
     return Status::Ok();
   }
   f32_conv__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),

@@ -43,17 +43,20 @@ Status ExpectPositiveDims(const char* op, const Tensor* t, int index) {
   return Status::Ok();
 }
 
-// Float32 A and B, or int8 A and B (*quantized).
+// Float32 A and B, or quantized A and B (*quantized): int8 or int16
+// activations, int8 weights.
 Status CheckOperandTypes(const char* op, const Tensor* a, const Tensor* b, bool* quantized) {
-  *quantized = a != nullptr && a->dtype == DataType::kInt8;
+  *quantized = a != nullptr && IsQuantizedActivationType(a->dtype);
   if (!*quantized) {
     NPURT_RETURN_IF_ERROR(ExpectInputType(op, a, DataType::kFloat32, 0));
     return ExpectInputType(op, b, DataType::kFloat32, 1);
   }
   NPURT_CHECK_OR_RETURN(b != nullptr, kModelInvalid, "%s: input 1 is missing", op);
-  NPURT_CHECK_OR_RETURN(b->dtype == DataType::kInt8, kModelInvalid,
-                        "%s: A '%s' is INT8 but B '%s' is %s (an int8 %s needs both int8)", op, a->name.c_str(),
-                        b->name.c_str(), DataTypeName(b->dtype), op);
+  const bool b_ok = b->constant ? b->dtype == DataType::kInt8 : IsQuantizedActivationType(b->dtype);
+  NPURT_CHECK_OR_RETURN(b_ok, kModelInvalid,
+                        "%s: A '%s' is %s but B '%s' is %s (a quantized %s needs an int8 weight or an int8/int16 "
+                        "activation)",
+                        op, a->name.c_str(), DataTypeName(a->dtype), b->name.c_str(), DataTypeName(b->dtype), op);
   return Status::Ok();
 }
 
@@ -221,6 +224,7 @@ Status PrepareQuantizedGemm(const OpNode& node, GemmState* state) {
     }
   }
 
+  if (a.dtype != DataType::kInt8 || b.dtype != DataType::kInt8) return Status::Ok();  // int64 accumulation
   for (int64_t j = 0; j < p.n; ++j) {
     const int64_t bound = (bias != nullptr ? std::abs(static_cast<int64_t>(bias[j])) : 0) +
                           column_bound[static_cast<size_t>(j)];
@@ -237,7 +241,8 @@ Status GemmInfer(const Attributes& attrs, const std::vector<const Tensor*>& inpu
   NPURT_RETURN_IF_ERROR(
       PlanGemm(attrs, InputAt(inputs, 0), InputAt(inputs, 1), InputAt(inputs, 2), &params, &quantized));
   (*outputs)[0].shape = {params.m, params.n};
-  (*outputs)[0].dtype = quantized ? DataType::kInt8 : DataType::kFloat32;
+  (*outputs)[0].dtype = DataType::kFloat32;
+  if (quantized) NPURT_RETURN_IF_ERROR(QuantizedOutputType("Gemm", attrs, inputs[0]->dtype, &(*outputs)[0].dtype));
   return Status::Ok();
 }
 
@@ -254,8 +259,9 @@ Status GemmEval(OpNode* node) {
   const GemmState* state = node->state_as<GemmState>();
   const Tensor* c = node->input(2);
   if (state->quantized) {
-    s8_gemm__ref(state->params, state->quant, node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
-                 c != nullptr ? c->as<int32_t>() : nullptr, node->outputs[0]->as<int8_t>());
+    quantized_gemm__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
+                        node->inputs[1]->as<int8_t>(), c != nullptr ? c->as<int32_t>() : nullptr,
+                        node->outputs[0]->dtype, node->outputs[0]->data);
     return Status::Ok();
   }
   f32_gemm__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
@@ -380,7 +386,8 @@ Status PrepareQuantizedMatMul(const OpNode& node, MatMulState* state) {
     q.b_zero_point = bq.zero_point;
     bound = MaxMagnitude(aq) * p.k * MaxMagnitude(bq);
   }
-  NPURT_CHECK_OR_RETURN(bound <= INT32_MAX, kModelInvalid,
+  const bool int32_accumulator = a.dtype == DataType::kInt8 && b.dtype == DataType::kInt8;
+  NPURT_CHECK_OR_RETURN(!int32_accumulator || bound <= INT32_MAX, kModelInvalid,
                         "MatMul: '%s' x '%s' can overflow the int32 accumulator (K %" PRId64 ", bound %" PRId64 ")",
                         a.name.c_str(), b.name.c_str(), p.k, bound);
   q.output_scale = yq.scale;
@@ -391,12 +398,12 @@ Status PrepareQuantizedMatMul(const OpNode& node, MatMulState* state) {
 }
 
 Status MatMulInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
-  (void)attrs;
   Shape shape;
   bool quantized = false;
   NPURT_RETURN_IF_ERROR(PlanMatMul(InputAt(inputs, 0), InputAt(inputs, 1), &shape, nullptr, &quantized));
   (*outputs)[0].shape = shape;
-  (*outputs)[0].dtype = quantized ? DataType::kInt8 : DataType::kFloat32;
+  (*outputs)[0].dtype = DataType::kFloat32;
+  if (quantized) NPURT_RETURN_IF_ERROR(QuantizedOutputType("MatMul", attrs, inputs[0]->dtype, &(*outputs)[0].dtype));
   return Status::Ok();
 }
 
@@ -412,8 +419,9 @@ Status MatMulPrepare(OpNode* node) {
 Status MatMulEval(OpNode* node) {
   const MatMulState* state = node->state_as<MatMulState>();
   if (state->quantized) {
-    s8_matmul__ref(state->params, state->quant, node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
-                   node->outputs[0]->as<int8_t>());
+    quantized_matmul__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
+                          node->inputs[1]->dtype, node->inputs[1]->data, node->outputs[0]->dtype,
+                          node->outputs[0]->data);
     return Status::Ok();
   }
   f32_matmul__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),

@@ -10,6 +10,12 @@
 // quantization; when computed at run time, eval rebuilds the table from them
 // first. Relu and Clip also take plain INT8 integers (no quantization
 // parameters on any tensor of the node): they only compare values.
+//
+// INT16 (the hybrid scheme): an int16 input or output (the `output_type`
+// attribute, see QuantizedOutputType) computes the formula per element on
+// the dequantized value (quantized_unary__ref): 65536 input codes make a
+// table pointless for a reference kernel. Clip bounds must then be FP32 or
+// INT8.
 #include <cstdint>
 #include <limits>
 
@@ -35,6 +41,7 @@ struct UnaryState : OpState {
   ActivationQuant in_q, out_q;  // scale 1, zero point 0 for plain integers
   ClipBound lo, hi;
   bool runtime_bounds = false;  // Clip bounds computed at run time: the table is rebuilt by eval
+  bool wide = false;            // an int16 input or output: per-element formula, no table
   int8_t table[kS8TableSize] = {};
   S8LookupParams s8;  // s8.table points at `table`
 };
@@ -64,7 +71,7 @@ Status CheckClipBound(const Attributes& attrs, const std::vector<const Tensor*>&
   if (t == nullptr) return Status::Ok();
   NPURT_CHECK_OR_RETURN(!attrs.Has(attr_name), kModelInvalid, "Clip: %s given both as attribute and as input",
                         attr_name);
-  if (inputs[0]->dtype != DataType::kInt8 || t->dtype != DataType::kInt8) {
+  if (!IsQuantizedActivationType(inputs[0]->dtype) || t->dtype != DataType::kInt8) {
     NPURT_RETURN_IF_ERROR(ExpectInputType("Clip", t, DataType::kFloat32, static_cast<int>(index)));
   }
   NPURT_CHECK_OR_RETURN(t->num_elements() == 1, kModelInvalid, "Clip: %s must be a scalar, got shape %s", attr_name,
@@ -97,7 +104,8 @@ Status UnaryInfer(const Attributes& attrs, const std::vector<const Tensor*>& inp
                         outputs->size());
   const Tensor* x = inputs[0];
   NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "%s: input 0 is missing", name);
-  if (x->dtype != DataType::kInt8) NPURT_RETURN_IF_ERROR(ExpectInputType(name, x, DataType::kFloat32, 0));
+  const bool quantized = IsQuantizedActivationType(x->dtype);
+  if (!quantized) NPURT_RETURN_IF_ERROR(ExpectInputType(name, x, DataType::kFloat32, 0));
   NPURT_CHECK_OR_RETURN(x->num_elements() >= 0, kModelInvalid, "%s: bad input shape %s", name,
                         ShapeToString(x->shape).c_str());
   UnaryParams params;
@@ -108,6 +116,7 @@ Status UnaryInfer(const Attributes& attrs, const std::vector<const Tensor*>& inp
   }
   (*outputs)[0].shape = x->shape;
   (*outputs)[0].dtype = x->dtype;
+  if (quantized) NPURT_RETURN_IF_ERROR(QuantizedOutputType(name, attrs, x->dtype, &(*outputs)[0].dtype));
   return Status::Ok();
 }
 
@@ -147,10 +156,11 @@ Status PrepareInt8(OpNode* node, UnaryState* state) {
   const char* name = OpName(kOp);
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
-  NPURT_CHECK_OR_RETURN(y.dtype == DataType::kInt8, kModelInvalid, "%s: output '%s' is %s, expected INT8", name,
-                        y.name.c_str(), DataTypeName(y.dtype));
+  NPURT_CHECK_OR_RETURN(IsQuantizedActivationType(y.dtype), kModelInvalid, "%s: output '%s' is %s, expected INT8 or INT16",
+                        name, y.name.c_str(), DataTypeName(y.dtype));
+  state->wide = x.dtype != DataType::kInt8 || y.dtype != DataType::kInt8;
   // Plain integers (no parameters anywhere) for the ops that only compare: scale 1, zero point 0.
-  const bool plain = (kOp == UnaryOp::kRelu || kOp == UnaryOp::kClip) && HasNoQuantization(*node);
+  const bool plain = !state->wide && (kOp == UnaryOp::kRelu || kOp == UnaryOp::kClip) && HasNoQuantization(*node);
   if (!plain) {
     NPURT_RETURN_IF_ERROR(GetActivationQuant(name, x, "input", &state->in_q));
     NPURT_RETURN_IF_ERROR(GetActivationQuant(name, y, "output", &state->out_q));
@@ -160,6 +170,7 @@ Status PrepareInt8(OpNode* node, UnaryState* state) {
     NPURT_RETURN_IF_ERROR(DescribeInt8ClipBound(node, 2, "max", plain, &state->hi));
     state->runtime_bounds = (state->lo.present && !state->lo.constant) || (state->hi.present && !state->hi.constant);
   }
+  if (state->wide) return Status::Ok();
   BuildInt8Table(node, state);  // with run-time bounds, rebuilt by every eval
   state->s8.count = state->params.count;
   state->s8.table = state->table;
@@ -171,7 +182,7 @@ Status UnaryPrepare(OpNode* node) {
   auto state = std::make_unique<UnaryState>();
   NPURT_RETURN_IF_ERROR(ReadParams(kOp, node->attrs, &state->params));
   state->params.count = node->inputs[0]->num_elements();
-  if (node->inputs[0]->dtype == DataType::kInt8) NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, state.get()));
+  if (IsQuantizedActivationType(node->inputs[0]->dtype)) NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, state.get()));
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -179,6 +190,21 @@ Status UnaryPrepare(OpNode* node) {
 template <UnaryOp kOp>
 Status UnaryEval(OpNode* node) {
   UnaryState* state = node->state_as<UnaryState>();
+  if (state->wide) {
+    QuantizedUnaryParams q;
+    q.unary = state->params;
+    if (kOp == UnaryOp::kClip) {
+      q.unary.lo = ReadInt8ClipBound(node->input(1), state->lo, q.unary.lo);
+      q.unary.hi = ReadInt8ClipBound(node->input(2), state->hi, q.unary.hi);
+    }
+    q.in_scale = state->in_q.scale;
+    q.in_zero_point = state->in_q.zero_point;
+    q.out_scale = state->out_q.scale;
+    q.out_zero_point = state->out_q.zero_point;
+    quantized_unary__ref(q, node->inputs[0]->dtype, node->inputs[0]->data, node->outputs[0]->dtype,
+                         node->outputs[0]->data);
+    return Status::Ok();
+  }
   if (node->outputs[0]->dtype == DataType::kInt8) {
     if (state->runtime_bounds) BuildInt8Table(node, state);  // 256 entries, no allocation
     s8_lookup__ref(state->s8, node->inputs[0]->as<int8_t>(), node->outputs[0]->as<int8_t>());

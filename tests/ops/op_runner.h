@@ -44,6 +44,7 @@ class OpRunner {
   }
   // An omitted optional input (ONNX empty name).
   void AddAbsentInput() { inputs_.push_back(nullptr); }
+  size_t num_inputs() const { return inputs_.size(); }
 
   // Quantization parameters of input `i` (already added) and of output `i`
   // (applied when Run creates the outputs, before prepare; in a model the

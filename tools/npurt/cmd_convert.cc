@@ -39,6 +39,8 @@ struct ConvertArgs {
   std::string quantized_algorithm;
   std::string quantized_method;
   std::vector<std::string> float_layers;
+  std::vector<std::string> int16_layers;
+  double int16_mac_budget = -1.0;  // < 0: not given
 };
 
 // The error of a failed conversion step: one line, no trailing newline.
@@ -230,6 +232,14 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, ConvertArgs* a
       }
     } else if (key == "float_layers") {
       args->float_layers = StringList(v, where);
+    } else if (key == "int16_layers") {
+      args->int16_layers = StringList(v, where);
+    } else if (key == "int16_mac_budget") {
+      try {
+        args->int16_mac_budget = std::stod(ScalarOf(v, where));
+      } catch (const std::exception&) {
+        throw Failure{where + " must be a number"};
+      }
     } else {
       std::fprintf(stderr, "npurt convert: warning: %s: ignoring key '%s'\n", file.c_str(), key.c_str());
     }
@@ -311,6 +321,8 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
       if (was_given("--quantized-algorithm")) args.quantized_algorithm = cli.quantized_algorithm;
       if (was_given("--quantized-method")) args.quantized_method = cli.quantized_method;
       if (was_given("--float-layers")) args.float_layers = cli.float_layers;
+      if (was_given("--int16-layers")) args.int16_layers = cli.int16_layers;
+      if (was_given("--int16-mac-budget")) args.int16_mac_budget = cli.int16_mac_budget;
     }
     if (args.model.empty()) throw Failure{"no model given (npurt convert MODEL.onnx -o MODEL.rknn)"};
     if (args.output.empty()) args.output = DefaultOutput(args.model);
@@ -353,10 +365,18 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
     for (const std::string& s : args.float_layers) {
       for (const std::string& name : SplitList(s)) o.float_layers.push_back(name);
     }
+    for (const std::string& s : args.int16_layers) {
+      for (const std::string& name : SplitList(s)) o.int16_layers.push_back(name);
+    }
+    if (args.int16_mac_budget >= 0.0) {
+      if (!(args.int16_mac_budget <= 1.0)) throw Failure{"--int16-mac-budget must be between 0 and 1"};
+      o.int16_mac_budget = args.int16_mac_budget;
+    }
     o.progress = true;  // drawn only when stderr is a terminal
     if (!o.quantize && (!o.dataset.empty() || !args.quantized_algorithm.empty() || !args.quantized_method.empty() ||
-                        !o.float_layers.empty())) {
-      throw Failure{"--dataset, --quantized-algorithm, --quantized-method and --float-layers need --quantize"};
+                        !o.float_layers.empty() || !o.int16_layers.empty() || args.int16_mac_budget >= 0.0)) {
+      throw Failure{"--dataset, --quantized-algorithm, --quantized-method, --float-layers, --int16-layers and "
+                    "--int16-mac-budget need --quantize"};
     }
 
     // CompileOnnxFile's steps, with the bare --reorder-channels applied between them.
@@ -393,11 +413,13 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
                 m->weights_size() / 1024.0, m->arena_size() / 1024.0, bytes.size() / 1024.0);
     if (report.quantized) {
       const compiler::QuantizeReport& q = report.quant;
-      const double macs = static_cast<double>(q.int8_macs + q.float_macs);
-      std::printf("  quantized (%s, %s) on %zu calibration samples: %d ops int8, %d float, %d Quantize/Dequantize; "
-                  "MACs %.1f%% int8\n",
+      const double macs = static_cast<double>(q.int8_macs + q.int16_macs + q.float_macs);
+      auto share = [macs](int64_t part) { return macs > 0 ? 100.0 * static_cast<double>(part) / macs : 0.0; };
+      std::printf("  quantized (%s, %s) on %zu calibration samples: %d ops int8, %d int16, %d float, "
+                  "%d Quantize/Dequantize; MACs %.1f%% int8, %.1f%% int16, %.1f%% float\n",
                   o.quantized_algorithm.c_str(), o.quantized_method.c_str(), report.calibration_samples, q.int8_nodes,
-                  q.float_nodes, q.boundary_nodes, macs > 0 ? 100.0 * static_cast<double>(q.int8_macs) / macs : 100.0);
+                  q.int16_nodes, q.float_nodes, q.boundary_nodes, macs > 0 ? share(q.int8_macs) : 100.0,
+                  share(q.int16_macs), share(q.float_macs));
       for (const std::string& r : q.float_reasons) std::printf("    float: %s\n", r.c_str());
     }
     return 0;
@@ -450,6 +472,13 @@ void AddConvertCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--quantized-method", args.quantized_method, "Weights: channel (per output channel, default) or layer");
   cmd->add_option("--float-layers", args.float_layers, "Node names kept in float (comma-separated or repeated)")
       ->allow_extra_args(false);
+  cmd->add_option("--int16-layers", args.int16_layers,
+                  "Node names whose activations are stored in int16 (comma-separated or repeated)")
+      ->allow_extra_args(false);
+  cmd->add_option("--int16-mac-budget", args.int16_mac_budget,
+                  "Hybrid int16: every layer without multiply-accumulates computes on int16 activations, and so do "
+                  "the cheapest layers with MACs while they stay within this share of the model's MACs (0 to 1); "
+                  "the multiply-heavy layers read int8");
   cmd->add_option("--config", args.config,
                   "YAML file with the same settings (keys as in rknn-toolkit2: target_platform, mean_values, "
                   "std_values, quant_img_RGB2BGR, custom_string, inputs, outputs, input_size_list); options "

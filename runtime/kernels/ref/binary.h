@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "runtime/core/types.h"
 #include "runtime/kernels/ref/broadcast.h"
 #include "runtime/kernels/ref/fused_activation.h"
 
@@ -97,5 +98,9 @@ void s8_binary__ref(const S8BinaryParams& params, const int8_t* a, const int8_t*
 // b is float32 and used as is (PRelu's slope, Pow's exponent); b_scale and
 // b_zero_point are ignored.
 void s8_binary_f32__ref(const S8BinaryParams& params, const int8_t* a, const float* b, int8_t* out);
+// Any mix of int8 and int16 operands and output (b may also be float32, used
+// as is): the hybrid scheme's tensors.
+void quantized_binary__ref(const S8BinaryParams& params, DataType a_type, const void* a, DataType b_type,
+                           const void* b, DataType out_type, void* out);
 
 }  // namespace npurt

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/core/types.h"
 #include "runtime/kernels/ref/fused_activation.h"
 
 namespace npurt {
@@ -49,5 +50,12 @@ struct ConvQuantParams {
 // can leave the int32 range (the Conv op checks that bound in prepare).
 void s8_conv__ref(const ConvParams& p, const ConvQuantParams& q, const int8_t* input, const int8_t* weights,
                   const int32_t* bias, int8_t* output);
+
+// The same with int8 or int16 activations, input and output types chosen
+// independently (the hybrid scheme: a layer with int8 inputs can write an
+// int16 tensor). int16 inputs accumulate in int64, so only int8 inputs carry
+// the int32 bound above; q.output_min/max must be the output type's range.
+void quantized_conv__ref(const ConvParams& p, const ConvQuantParams& q, DataType input_type, const void* input,
+                         const int8_t* weights, const int32_t* bias, DataType output_type, void* output);
 
 }  // namespace npurt

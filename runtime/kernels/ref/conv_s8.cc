@@ -17,23 +17,23 @@ namespace {
 
 constexpr int64_t kBlock = 256;  // output pixels per accumulator block
 
-template <typename T>
-void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const T* input, const int8_t* weights,
-                   const int32_t* bias, T* output) {
+template <typename TIn, typename TOut, typename Acc>
+void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* input, const int8_t* weights,
+                   const int32_t* bias, TOut* output) {
   const int64_t in_plane = p.in[0] * p.in[1] * p.in[2];
   const int64_t out_plane = p.out[0] * p.out[1] * p.out[2];
   const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
   const int64_t group_in = p.in_channels / p.groups;
   const int64_t group_out = p.out_channels / p.groups;
   const int32_t zp = q.input_zero_point;
-  int32_t acc[kBlock];
+  Acc acc[kBlock];
 
   for (int64_t n = 0; n < p.batch; ++n) {
     for (int64_t oc = 0; oc < p.out_channels; ++oc) {
-      const T* in_group = input + (n * p.in_channels + (oc / group_out) * group_in) * in_plane;
+      const TIn* in_group = input + (n * p.in_channels + (oc / group_out) * group_in) * in_plane;
       const int8_t* w_oc = weights + oc * group_in * kernel_volume;
       const float acc_scale = q.acc_scale[static_cast<size_t>(oc)];
-      T* out = output + (n * p.out_channels + oc) * out_plane;
+      TOut* out = output + (n * p.out_channels + oc) * out_plane;
       for (int64_t od = 0; od < p.out[0]; ++od) {
         // The taps k with 0 <= o * stride + k * dilation - pad < in; the others read padding
         // (the input zero point, real 0), which adds nothing.
@@ -44,34 +44,34 @@ void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const T* input
           const int64_t off_h = oh * p.stride[1] - p.pad_begin[1];
           int64_t kh_lo = 0, kh_hi = 0;
           ValidRange(p.kernel[1], p.dilation[1], off_h, p.in[1], &kh_lo, &kh_hi);
-          T* out_row = out + (od * p.out[1] + oh) * p.out[2];
+          TOut* out_row = out + (od * p.out[1] + oh) * p.out[2];
           for (int64_t ow0 = 0; ow0 < p.out[2]; ow0 += kBlock) {
             const int64_t count = std::min(kBlock, p.out[2] - ow0);
-            std::fill(acc, acc + count, bias != nullptr ? bias[oc] : 0);
+            std::fill(acc, acc + count, static_cast<Acc>(bias != nullptr ? bias[oc] : 0));
             for (int64_t ic = 0; ic < group_in; ++ic) {
-              const T* in = in_group + ic * in_plane;
+              const TIn* in = in_group + ic * in_plane;
               const int8_t* w = w_oc + ic * kernel_volume;
               for (int64_t kd = kd_lo; kd < kd_hi; ++kd) {
                 const int64_t id = off_d + kd * p.dilation[0];
                 for (int64_t kh = kh_lo; kh < kh_hi; ++kh) {
                   const int64_t ih = off_h + kh * p.dilation[1];
-                  const T* in_row = in + (id * p.in[1] + ih) * p.in[2];
+                  const TIn* in_row = in + (id * p.in[1] + ih) * p.in[2];
                   const int8_t* w_row = w + (kd * p.kernel[1] + kh) * p.kernel[2];
                   for (int64_t kw = 0; kw < p.kernel[2]; ++kw) {
-                    const int32_t wv = w_row[kw];
+                    const Acc wv = w_row[kw];
                     // Output pixel ow0 + j reads input column j * stride + first.
                     const int64_t first = ow0 * p.stride[2] + kw * p.dilation[2] - p.pad_begin[2];
                     int64_t j_lo = 0, j_hi = 0;
                     ValidRange(count, p.stride[2], first, p.in[2], &j_lo, &j_hi);
                     for (int64_t j = j_lo; j < j_hi; ++j) {
-                      acc[j] += (static_cast<int32_t>(in_row[j * p.stride[2] + first]) - zp) * wv;
+                      acc[j] += (static_cast<Acc>(in_row[j * p.stride[2] + first]) - zp) * wv;
                     }
                   }
                 }
               }
             }
             for (int64_t j = 0; j < count; ++j) {
-              out_row[ow0 + j] = static_cast<T>(Requantize(acc[j], acc_scale, p.activation, q.output_scale,
+              out_row[ow0 + j] = static_cast<TOut>(Requantize(acc[j], acc_scale, p.activation, q.output_scale,
                                                            q.output_zero_point, q.output_min, q.output_max));
             }
           }
@@ -85,7 +85,25 @@ void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const T* input
 
 void s8_conv__ref(const ConvParams& p, const ConvQuantParams& q, const int8_t* input, const int8_t* weights,
                   const int32_t* bias, int8_t* output) {
-  QuantizedConv<int8_t>(p, q, input, weights, bias, output);
+  QuantizedConv<int8_t, int8_t, int32_t>(p, q, input, weights, bias, output);
+}
+
+void quantized_conv__ref(const ConvParams& p, const ConvQuantParams& q, DataType input_type, const void* input,
+                         const int8_t* weights, const int32_t* bias, DataType output_type, void* output) {
+  const bool in16 = input_type == DataType::kInt16, out16 = output_type == DataType::kInt16;
+  if (!in16 && !out16) {
+    QuantizedConv<int8_t, int8_t, int32_t>(p, q, static_cast<const int8_t*>(input), weights, bias,
+                                           static_cast<int8_t*>(output));
+  } else if (!in16) {
+    QuantizedConv<int8_t, int16_t, int32_t>(p, q, static_cast<const int8_t*>(input), weights, bias,
+                                            static_cast<int16_t*>(output));
+  } else if (!out16) {
+    QuantizedConv<int16_t, int8_t, int64_t>(p, q, static_cast<const int16_t*>(input), weights, bias,
+                                            static_cast<int8_t*>(output));
+  } else {
+    QuantizedConv<int16_t, int16_t, int64_t>(p, q, static_cast<const int16_t*>(input), weights, bias,
+                                             static_cast<int16_t*>(output));
+  }
 }
 
 }  // namespace npurt

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/core/types.h"
 #include "runtime/kernels/ref/fused_activation.h"
 
 namespace npurt {
@@ -82,5 +83,13 @@ struct MatMulQuantParams {
 // op checks that bound in prepare).
 void s8_matmul__ref(const MatMulParams& p, const MatMulQuantParams& q, const int8_t* a, const int8_t* b,
                     int8_t* y);
+
+// The same two with int8 or int16 activations (A, an activation B, and Y
+// chosen independently; weights stay int8). Any int16 operand accumulates in
+// int64, so only all-int8 calls carry the int32 bound above.
+void quantized_gemm__ref(const GemmParams& p, const GemmQuantParams& q, DataType a_type, const void* a,
+                         const int8_t* b, const int32_t* bias, DataType y_type, void* y);
+void quantized_matmul__ref(const MatMulParams& p, const MatMulQuantParams& q, DataType a_type, const void* a,
+                           DataType b_type, const void* b, DataType y_type, void* y);
 
 }  // namespace npurt

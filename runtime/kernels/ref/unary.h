@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "runtime/core/types.h"
+
 namespace npurt {
 
 enum class UnaryOp {
@@ -86,5 +88,18 @@ struct S8LookupParams {
 
 // y[i] = table[x[i] + 128]: every int8 element-wise function of one input.
 void s8_lookup__ref(const S8LookupParams& params, const int8_t* input, int8_t* output);
+
+// Any other mix of int8 / int16 input and output (the hybrid scheme): the
+// float formula per element, dequantized in and quantized out -- exactly what
+// the int8 table holds for each of its 256 codes.
+struct QuantizedUnaryParams {
+  UnaryParams unary;  // the function and the element count
+  float in_scale = 1.0f;
+  int32_t in_zero_point = 0;
+  float out_scale = 1.0f;
+  int32_t out_zero_point = 0;
+};
+void quantized_unary__ref(const QuantizedUnaryParams& params, DataType in_type, const void* input,
+                          DataType out_type, void* output);
 
 }  // namespace npurt

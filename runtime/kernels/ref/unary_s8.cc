@@ -40,6 +40,49 @@ void BuildS8UnaryTable(const UnaryParams& p, float in_scale, int32_t in_zp, floa
   }
 }
 
+namespace {
+
+template <UnaryOp kOp, typename In, typename Out>
+void Compute(const QuantizedUnaryParams& q, const In* x, Out* y) {
+  constexpr int32_t kOutMin = std::numeric_limits<Out>::min(), kOutMax = std::numeric_limits<Out>::max();
+  for (int64_t i = 0; i < q.unary.count; ++i) {
+    const float v = UnaryValue<kOp>(q.unary, DequantizeValue(x[i], q.in_scale, q.in_zero_point));
+    y[i] = static_cast<Out>(QuantizeValue(v, q.out_scale, q.out_zero_point, kOutMin, kOutMax));
+  }
+}
+
+template <typename In, typename Out>
+void ComputeTyped(const QuantizedUnaryParams& q, const In* x, Out* y) {
+  switch (q.unary.op) {
+    case UnaryOp::kRelu: Compute<UnaryOp::kRelu>(q, x, y); break;
+    case UnaryOp::kClip: Compute<UnaryOp::kClip>(q, x, y); break;
+    case UnaryOp::kLeakyRelu: Compute<UnaryOp::kLeakyRelu>(q, x, y); break;
+    case UnaryOp::kSigmoid: Compute<UnaryOp::kSigmoid>(q, x, y); break;
+    case UnaryOp::kHardSigmoid: Compute<UnaryOp::kHardSigmoid>(q, x, y); break;
+    case UnaryOp::kHardSwish: Compute<UnaryOp::kHardSwish>(q, x, y); break;
+    case UnaryOp::kTanh: Compute<UnaryOp::kTanh>(q, x, y); break;
+    case UnaryOp::kExp: Compute<UnaryOp::kExp>(q, x, y); break;
+    case UnaryOp::kLog: Compute<UnaryOp::kLog>(q, x, y); break;
+    case UnaryOp::kSqrt: Compute<UnaryOp::kSqrt>(q, x, y); break;
+    case UnaryOp::kErf: Compute<UnaryOp::kErf>(q, x, y); break;
+  }
+}
+
+}  // namespace
+
+void quantized_unary__ref(const QuantizedUnaryParams& q, DataType in_type, const void* x, DataType out_type, void* y) {
+  const bool in16 = in_type == DataType::kInt16, out16 = out_type == DataType::kInt16;
+  if (in16 && out16) {
+    ComputeTyped(q, static_cast<const int16_t*>(x), static_cast<int16_t*>(y));
+  } else if (in16) {
+    ComputeTyped(q, static_cast<const int16_t*>(x), static_cast<int8_t*>(y));
+  } else if (out16) {
+    ComputeTyped(q, static_cast<const int8_t*>(x), static_cast<int16_t*>(y));
+  } else {
+    ComputeTyped(q, static_cast<const int8_t*>(x), static_cast<int8_t*>(y));
+  }
+}
+
 void s8_lookup__ref(const S8LookupParams& p, const int8_t* x, int8_t* y) {
   const int8_t* table = p.table;
   for (int64_t i = 0; i < p.count; ++i) y[i] = table[static_cast<int32_t>(x[i]) - kMin];
