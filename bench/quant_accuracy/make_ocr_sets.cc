@@ -355,6 +355,8 @@ bool WriteLineSet(const std::string& dir, int eval_count, int calib_count, int m
       !WriteLineSamples(dir, "calib", calib, fonts, width, rng, &calib_list, with_rotation)) {
     return false;
   }
+  labels.close();
+  calib_list.close();
   if (!labels || !calib_list) return Fail("cannot write the lists in " + dir);
   return true;
 }
@@ -438,11 +440,16 @@ bool WriteDetPart(const std::string& dir, const std::string& part, int pages, co
 bool WriteDetSet(const std::string& dir, const Options& options, const std::vector<Font>& fonts, const Charset& cs,
                  Rng* rng, std::set<std::string>* used) {
   std::ofstream labels(dir + "/labels.tsv"), calib_list(dir + "/calib.txt");
-  return WriteDetPart(dir, "eval", options.det_eval_pages, kEvalPhotos, std::size(kEvalPhotos), options, fonts, cs, rng,
-                      used, &labels) &&
-         WriteDetPart(dir, "calib", options.det_calib_pages, kCalibPhotos, std::size(kCalibPhotos), options, fonts, cs,
-                      rng, used, &calib_list) &&
-         (labels && calib_list ? true : Fail("cannot write the lists in " + dir));
+  if (!WriteDetPart(dir, "eval", options.det_eval_pages, kEvalPhotos, std::size(kEvalPhotos), options, fonts, cs, rng,
+                    used, &labels) ||
+      !WriteDetPart(dir, "calib", options.det_calib_pages, kCalibPhotos, std::size(kCalibPhotos), options, fonts, cs,
+                    rng, used, &calib_list)) {
+    return false;
+  }
+  labels.close();  // flushes: a full disk shows up here
+  calib_list.close();
+  if (!labels || !calib_list) return Fail("cannot write the lists in " + dir);
+  return true;
 }
 
 void PrintUsage(const char* argv0) {
