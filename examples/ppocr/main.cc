@@ -25,6 +25,7 @@
 #include "ctc_decode.h"
 #include "db_postprocess.h"
 #include "image_ops.h"
+#include "preprocess.h"
 #include "rknn_model.h"
 
 #ifndef PPOCR_DEFAULT_IMAGE
@@ -34,12 +35,6 @@
 namespace ppocr {
 namespace {
 
-// The detector downsamples by 32, so PaddleOCR gives it sides that are multiples of 32.
-constexpr int kDetStride = 32;
-// The detector's mean as an RGB pixel (PaddleOCR's mean 0.485, 0.456, 0.406
-// applies to B, G, R): padding with it gives about zero after the runtime
-// normalizes, as zero-padding the normalized tensor would.
-constexpr uint8_t kDetPadRgb[3] = {104, 116, 124};
 // PaddleOCR's cls_thresh and drop_score.
 constexpr float kRotatedThresh = 0.9f;
 constexpr float kDropScore = 0.5f;
@@ -99,35 +94,11 @@ bool ParseArgs(int argc, char** argv, Options* options) {
   return true;
 }
 
-// The detector's input size for an image: PaddleOCR never enlarges (limit
-// type "max") and rounds both sides to multiples of 32; a larger image is
-// shrunk, keeping its aspect ratio, to fit the model's static input.
-void DetScaledSize(const Image& image, int max_width, int max_height, int* width, int* height) {
-  const float ratio = std::min({1.0f, static_cast<float>(max_width) / static_cast<float>(image.width),
-                                static_cast<float>(max_height) / static_cast<float>(image.height)});
-  auto round_to_stride = [](float side, int limit) {
-    const int r = static_cast<int>(std::lround(side / kDetStride)) * kDetStride;
-    return std::clamp(r, kDetStride, limit / kDetStride * kDetStride);
-  };
-  *width = round_to_stride(static_cast<float>(image.width) * ratio, max_width);
-  *height = round_to_stride(static_cast<float>(image.height) * ratio, max_height);
-}
-
 bool Detect(RknnModel& det, const Image& image, std::vector<TextBox>* boxes, StageTimes* times, std::string* error) {
   Clock::time_point start = Clock::now();
   const int in_w = det.input_width(), in_h = det.input_height();
   int scaled_w = 0, scaled_h = 0;
-  DetScaledSize(image, in_w, in_h, &scaled_w, &scaled_h);
-  // The scaled image at the top left of a canvas of the input's size.
-  Image canvas;
-  canvas.width = in_w;
-  canvas.height = in_h;
-  canvas.rgb.resize(static_cast<size_t>(in_w) * in_h * 3);
-  for (size_t i = 0; i < canvas.rgb.size(); ++i) canvas.rgb[i] = kDetPadRgb[i % 3];
-  const Image scaled = Resize(image, scaled_w, scaled_h);
-  for (int y = 0; y < scaled_h; ++y) {
-    std::copy_n(scaled.pixel(0, y), static_cast<size_t>(scaled_w) * 3, canvas.pixel(0, y));
-  }
+  const Image canvas = DetCanvas(image, in_w, in_h, &scaled_w, &scaled_h);
   times->pre += MsSince(start);
 
   start = Clock::now();
@@ -147,25 +118,6 @@ bool Detect(RknnModel& det, const Image& image, std::vector<TextBox>* boxes, Sta
   SortReadingOrder(boxes);
   times->post += MsSince(start);
   return true;
-}
-
-// The input of cls and rec (PaddleOCR's resize_norm_img): the crop scaled to
-// the model's height keeping its aspect ratio (width rounded up; a wider line
-// is squeezed to the model's width), BGR, (v / 255 - 0.5) / 0.5, NCHW,
-// right-padded with zeros.
-std::vector<float> LineTensor(const Image& crop, int height, int width) {
-  const double aspect = static_cast<double>(crop.width) / crop.height;
-  const int scaled_w = std::min(width, static_cast<int>(std::ceil(height * aspect)));
-  const Image scaled = Resize(crop, scaled_w, height);
-  std::vector<float> x(static_cast<size_t>(3) * height * width, 0.0f);
-  for (int c = 0; c < 3; ++c) {
-    const int rgb_channel = 2 - c;  // B, G, R
-    for (int y = 0; y < height; ++y) {
-      float* row = &x[(static_cast<size_t>(c) * height + y) * width];
-      for (int i = 0; i < scaled_w; ++i) row[i] = (scaled.pixel(i, y)[rgb_channel] / 255.0f - 0.5f) / 0.5f;
-    }
-  }
-  return x;
 }
 
 bool RunLineModel(RknnModel& model, const Image& crop, std::vector<float>* output, StageTimes* times,

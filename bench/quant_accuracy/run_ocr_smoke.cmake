@@ -1,0 +1,52 @@
+# The OCR quantization-accuracy tools end to end on a few samples, fast
+# enough for `make test`: make_ocr_sets writes small sets, npurt converts cls
+# and rec (float, and int8 calibrated on the sets' calib.txt), eval_ocr
+# compares them and must print its RESULT line. The thresholds are the full
+# benchmark's business (README.md); here they are checked only with -DCHECK=ON.
+#   cmake -DNPURT= -DMAKE_SETS= -DEVAL= -DMODEL_DIR= -DWORK_DIR= [-DCHECK=ON] -P run_ocr_smoke.cmake
+foreach(var NPURT MAKE_SETS EVAL MODEL_DIR WORK_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_ocr_smoke.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+if(NOT EXISTS ${MODEL_DIR}/ppocr_keys_v1.txt)
+  message(FATAL_ERROR "PaddleOCR models not found in ${MODEL_DIR}: run scripts/setup.sh")
+endif()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+set(keys ${MODEL_DIR}/ppocr_keys_v1.txt)
+set(sets ${WORK_DIR}/sets)
+file(REMOVE_RECURSE ${WORK_DIR})
+run(${MAKE_SETS} --keys ${keys} --out ${sets} --rec-eval 8 --rec-calib 4 --cls-eval 16 --cls-calib 8
+    --det-eval-pages 1 --det-calib-pages 1)
+foreach(task cls rec)
+  if(task STREQUAL cls)
+    set(onnx ch_ppocr_mobile_v2.0_cls_infer.onnx)
+    set(shape x:1,3,48,192)
+    set(extra)
+  else()
+    set(onnx ch_PP-OCRv4_rec_infer.onnx)
+    set(shape x:1,3,48,320)
+    set(extra --keys ${keys})
+  endif()
+  run(${NPURT} convert ${MODEL_DIR}/${onnx} -o ${WORK_DIR}/${task}_fp.rknn --input-shapes ${shape})
+  run(${NPURT} convert ${MODEL_DIR}/${onnx} -o ${WORK_DIR}/${task}_q8.rknn --input-shapes ${shape}
+      --quantize --dataset ${sets}/${task}/calib.txt)
+  if(CHECK)
+    set(check_flag)
+  else()
+    set(check_flag --no-check)
+  endif()
+  run(${EVAL} ${task} ${WORK_DIR}/${task}_fp.rknn ${WORK_DIR}/${task}_q8.rknn ${sets}/${task} ${extra} ${check_flag})
+  message("${out}")
+  if(NOT out MATCHES "RESULT task=${task} n=[0-9]+ ")
+    message(FATAL_ERROR "eval_ocr ${task} printed no RESULT line")
+  endif()
+endforeach()
