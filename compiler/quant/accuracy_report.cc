@@ -38,7 +38,7 @@ std::string Number(double v, const char* format) {
   return Printf(format, v);
 }
 
-std::string Cos(double v) { return Number(v, "%.5f"); }
+std::string Cos(double v) { return Number(v, "%.6f"); }
 std::string Euc(double v) { return Number(v, "%.5g"); }
 std::string Db(double v) { return Number(v, "%.2f"); }
 
@@ -107,12 +107,12 @@ std::string FormatAccuracyText(const AccuracyReport& report) {
       "# single: each layer fed with the float model's values of its inputs (quantized with the input's own\n"
       "#         parameters): the error that layer alone adds.\n"
       "# cos: cosine similarity, euc: Euclidean distance, sqnr: 10*log10(sum ref^2 / sum (ref - x)^2) in dB.\n\n";
-  out += Printf("%-*s%-24s%-24s%-18s%-11s%s\n", w, "layer_name", "entire", "single", "sqnr (dB)", "precision", "MACs");
-  out += Printf("%-*s%-10s %-13s%-10s %-13s%-9s%-9s\n", w, "", "cos", "euc", "cos", "euc", "entire", "single");
-  out += std::string(width + 24 + 24 + 18 + 11 + 6, '-') + "\n";
+  out += Printf("%-*s%-25s%-25s%-18s%-11s%s\n", w, "layer_name", "entire", "single", "sqnr (dB)", "precision", "MACs");
+  out += Printf("%-*s%-11s %-13s%-11s %-13s%-9s%-9s\n", w, "", "cos", "euc", "cos", "euc", "entire", "single");
+  out += std::string(width + 25 + 25 + 18 + 11 + 6, '-') + "\n";
   for (size_t i = 0; i < report.layers.size(); ++i) {
     const LayerAccuracy& l = report.layers[i];
-    out += Printf("%-*s%-8s | %-13s%-8s | %-13s%-9s%-9s%-11s%s\n", w, labels[i].c_str(), Cos(l.entire.cosine).c_str(),
+    out += Printf("%-*s%-9s | %-13s%-9s | %-13s%-9s%-9s%-11s%s\n", w, labels[i].c_str(), Cos(l.entire.cosine).c_str(),
                   Euc(l.entire.euclidean).c_str(), Cos(l.single.cosine).c_str(), Euc(l.single.euclidean).c_str(),
                   Db(l.entire.sqnr_db).c_str(), Db(l.single.sqnr_db).c_str(), l.precision.c_str(),
                   Macs(l.macs).c_str());
@@ -120,7 +120,7 @@ std::string FormatAccuracyText(const AccuracyReport& report) {
   if (!report.outputs.empty()) {
     out += "\n# model outputs (entire)\n";
     for (const OutputAccuracy& o : report.outputs) {
-      out += Printf("%-*s%-8s | %-13s%s dB\n", w, o.name.c_str(), Cos(o.metrics.cosine).c_str(),
+      out += Printf("%-*s%-9s | %-13s%s dB\n", w, o.name.c_str(), Cos(o.metrics.cosine).c_str(),
                     Euc(o.metrics.euclidean).c_str(), Db(o.metrics.sqnr_db).c_str());
     }
   }
@@ -235,7 +235,9 @@ std::string FormatAccuracyHtml(const AccuracyReport& report, const std::string& 
     html += "</p>\n";
   }
   html += "<div class=\"chart\">\n" + svg + "</div>\n";
-  html += Printf("<h2>The %zu worst layers by single cosine</h2>\n<table>\n", worst_rows.size()) + head;
+  html += (worst_rows.size() == 1 ? std::string("<h2>The worst layer by single cosine</h2>\n<table>\n")
+                                  : Printf("<h2>The %zu worst layers by single cosine</h2>\n<table>\n", worst_rows.size())) +
+          head;
   for (size_t i : worst_rows) html += row(i);
   html += "</table>\n<h2>All layers</h2>\n<table>\n" + head;
   for (size_t i = 0; i < n; ++i) html += row(i);

@@ -99,19 +99,20 @@ int Accuracy(AccuracyArgs a, const std::vector<std::string>& given) {
                 args.model.c_str(), options.quantized_algorithm.c_str(), options.quantized_method.c_str(),
                 build.calibration_samples, report.samples, report.samples == 1 ? "" : "s",
                 report.samples > 1 ? " (metrics averaged)" : "");
-    std::printf("  %zu layers compared; %d ops int8, %d float, %d Quantize/Dequantize\n", report.layers.size(),
-                q.int8_nodes, q.float_nodes, q.boundary_nodes);
+    std::printf("  %zu layer%s compared; %d ops int8, %d float, %d Quantize/Dequantize\n", report.layers.size(),
+                report.layers.size() == 1 ? "" : "s", q.int8_nodes, q.float_nodes, q.boundary_nodes);
     for (const compiler::OutputAccuracy& o : report.outputs) {
-      std::printf("  output '%s': cosine %.5f, euclidean %.5g, SQNR %.2f dB\n", o.name.c_str(), o.metrics.cosine,
+      std::printf("  output '%s': cosine %.6f, euclidean %.5g, SQNR %.2f dB\n", o.name.c_str(), o.metrics.cosine,
                   o.metrics.euclidean, o.metrics.sqnr_db);
     }
     const std::vector<size_t> worst = compiler::WorstLayers(report, a.worst);
-    std::printf("  worst %zu layers by single cosine (the error each adds alone):\n", worst.size());
+    std::printf("  worst %zu layer%s by single cosine (the error each adds alone):\n", worst.size(),
+                worst.size() == 1 ? "" : "s");
     std::printf("    %5s  %-40s %-18s %-9s %-10s %-10s %s\n", "#", "layer", "op", "precision", "single", "entire",
                 "single SQNR dB");
     for (size_t i : worst) {
       const compiler::LayerAccuracy& l = report.layers[i];
-      std::printf("    %5zu  %-40s %-18s %-9s %-10.5f %-10.5f %.2f\n", i, l.node.c_str(), l.op_type.c_str(),
+      std::printf("    %5zu  %-40s %-18s %-9s %-10.6f %-10.6f %.2f\n", i, l.node.c_str(), l.op_type.c_str(),
                   l.precision.c_str(), l.single.cosine, l.entire.cosine, l.single.sqnr_db);
     }
     std::printf("  wrote %serror_analysis.txt, .csv, .html (build %.1f s, analysis %.1f s)\n", dir.c_str(), build_s,
