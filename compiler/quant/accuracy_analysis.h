@@ -108,7 +108,7 @@ Status AnalyzeAccuracy(const std::vector<uint8_t>& float_model, const std::vecto
                        const std::vector<DatasetSample>& samples, const AccuracyOptions& options,
                        AccuracyReport* report);
 
-// The report files (rknn-toolkit2's error_analysis.txt shape, plus CSV and a
+// The report files, formatted in accuracy_report.cc (rknn-toolkit2's error_analysis.txt shape, plus CSV and a
 // self-contained HTML page with an SVG chart of entire and single cosine per
 // layer and the `worst` layers by single cosine highlighted). Return the text.
 std::string FormatAccuracyText(const AccuracyReport& report);
