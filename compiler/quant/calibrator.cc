@@ -317,6 +317,16 @@ void ResizeBilinearU8(const uint8_t* src, int src_w, int src_h, int channels, ui
   }
 }
 
+Status FeedSample(const DatasetSample& sample, size_t sample_index, Context* context) {
+  std::vector<InputData> inputs;
+  NPURT_RETURN_IF_ERROR(LoadSample(sample, sample_index, context->model(), &inputs));
+  std::vector<InputArg> args;
+  for (const InputData& in : inputs) args.push_back(in.arg);
+  const Status s = context->SetInputs(args);
+  if (!s.ok()) return Status(s.code(), Where(sample, sample_index) + s.message());
+  return Status::Ok();
+}
+
 Status Calibrate(const std::vector<uint8_t>& float_model, const std::vector<DatasetSample>& samples,
                  const CalibrationOptions& options, std::map<std::string, TensorStats>* stats) {
   stats->clear();
@@ -334,20 +344,13 @@ Status Calibrate(const std::vector<uint8_t>& float_model, const std::vector<Data
   StatsObserver observer(std::move(input_names), stats);
   const int passes = options.histograms ? 2 : 1;
   ProgressBar progress(options.progress, samples.size(), passes);
-  std::vector<InputData> inputs;
-  std::vector<InputArg> args;
   for (int pass = 1; pass <= passes; ++pass) {
     observer.StartPass(pass);
     progress.Update(pass, 0);
     for (size_t k = 0; k < samples.size(); ++k) {
-      NPURT_RETURN_IF_ERROR(LoadSample(samples[k], k, *model, &inputs));
-      args.clear();
-      for (const InputData& in : inputs) args.push_back(in.arg);
-      s = context->SetInputs(args);
-      if (s.ok()) {
-        observer.StartRun();
-        s = context->Run(&observer);
-      }
+      NPURT_RETURN_IF_ERROR(FeedSample(samples[k], k, context.get()));  // names the sample itself
+      observer.StartRun();
+      s = context->Run(&observer);
       if (!s.ok()) return Status(s.code(), Where(samples[k], k) + s.message());
       progress.Update(pass, k + 1);
     }

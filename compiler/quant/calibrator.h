@@ -46,6 +46,9 @@
 #include "runtime/core/status.h"
 
 namespace npurt {
+
+class Context;
+
 namespace compiler {
 
 constexpr int kHistogramBins = 2048;
@@ -76,6 +79,12 @@ struct CalibrationOptions {
 // input [1,3,8,8] needs 192"), or the failing op ("d.txt:5: op 'conv' ...").
 Status Calibrate(const std::vector<uint8_t>& float_model, const std::vector<DatasetSample>& samples,
                  const CalibrationOptions& options, std::map<std::string, TensorStats>* stats);
+
+// Sets one sample as the inputs of `context`, exactly as calibration feeds it
+// (see above); `sample_index` (0-based) names samples that have no file:line.
+// The accuracy analysis feeds its samples through this too, so both models
+// see what calibration saw. Errors as Calibrate's.
+Status FeedSample(const DatasetSample& sample, size_t sample_index, Context* context);
 
 // Bilinear resize of interleaved uint8 pixels (half-pixel centres, clamped at
 // the borders, rounded to nearest), as the calibrator resizes images.

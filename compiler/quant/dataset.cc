@@ -55,6 +55,32 @@ bool DatasetSampleKind(const std::string& path, SampleKind* kind) {
   return false;
 }
 
+Status ParseDatasetLine(const std::string& line, const std::string& base_dir, size_t num_inputs,
+                        DatasetSample* sample) {
+  *sample = DatasetSample();
+  const std::vector<std::string> fields = SplitBlanks(line);
+  if (fields.size() != num_inputs) {
+    return NPURT_ERROR(kParamInvalid, "%zu %s for a model with %zu %s", fields.size(),
+                       Plural(fields.size(), "path", "paths"), num_inputs, Plural(num_inputs, "input", "inputs"));
+  }
+  const std::string dir = base_dir.empty() || base_dir.back() == '/' ? base_dir : base_dir + "/";
+  for (const std::string& field : fields) {
+    SampleKind kind;
+    if (!DatasetSampleKind(field, &kind)) {
+      return NPURT_ERROR(kParamInvalid, "'%s' has an unknown extension (expected .jpg, .jpeg, .png, .bmp or .npy)",
+                         field.c_str());
+    }
+    const std::string resolved = field[0] == '/' ? field : dir + field;
+    struct stat st;
+    if (::stat(resolved.c_str(), &st) != 0) {
+      return NPURT_ERROR(kParamInvalid, "cannot read '%s': %s", resolved.c_str(), std::strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode)) return NPURT_ERROR(kParamInvalid, "'%s' is not a file", resolved.c_str());
+    sample->paths.push_back(resolved);
+  }
+  return Status::Ok();
+}
+
 Status ReadDatasetFile(const std::string& path, size_t num_inputs, std::vector<DatasetSample>* samples) {
   samples->clear();
   struct stat st;
@@ -78,30 +104,10 @@ Status ReadDatasetFile(const std::string& path, size_t num_inputs, std::vector<D
     const size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
     DatasetSample sample;
+    const Status s = ParseDatasetLine(line, dir, num_inputs, &sample);
+    if (!s.ok()) return Status(s.code(), path + ":" + std::to_string(number) + ": " + s.message());
     sample.line = number;
     sample.file = path;
-    const std::vector<std::string> fields = SplitBlanks(line);
-    if (fields.size() != num_inputs) {
-      return NPURT_ERROR(kParamInvalid, "%s:%d: %zu %s for a model with %zu %s", path.c_str(), number, fields.size(),
-                         Plural(fields.size(), "path", "paths"), num_inputs, Plural(num_inputs, "input", "inputs"));
-    }
-    for (const std::string& field : fields) {
-      SampleKind kind;
-      if (!DatasetSampleKind(field, &kind)) {
-        return NPURT_ERROR(kParamInvalid,
-                           "%s:%d: '%s' has an unknown extension (expected .jpg, .jpeg, .png, .bmp or .npy)",
-                           path.c_str(), number, field.c_str());
-      }
-      const std::string resolved = field[0] == '/' ? field : dir + field;
-      if (::stat(resolved.c_str(), &st) != 0) {
-        return NPURT_ERROR(kParamInvalid, "%s:%d: cannot read '%s': %s", path.c_str(), number, resolved.c_str(),
-                           std::strerror(errno));
-      }
-      if (!S_ISREG(st.st_mode)) {
-        return NPURT_ERROR(kParamInvalid, "%s:%d: '%s' is not a file", path.c_str(), number, resolved.c_str());
-      }
-      sample.paths.push_back(resolved);
-    }
     samples->push_back(std::move(sample));
   }
   if (in.bad()) return NPURT_ERROR(kParamInvalid, "error reading dataset '%s'", path.c_str());

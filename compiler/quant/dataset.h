@@ -38,6 +38,15 @@ struct DatasetSample {
 //   dataset 'd.txt' has no samples
 Status ReadDatasetFile(const std::string& path, size_t num_inputs, std::vector<DatasetSample>* samples);
 
+// One sample line of that format (no comment or blank handling): its paths
+// checked as ReadDatasetFile checks them, relative ones resolved against
+// `base_dir` ("" for the working directory). Errors are the same messages
+// without the "d.txt:7: " prefix ("2 paths for a model with 1 input",
+// "cannot read 'x.png': No such file or directory"). `line` and `file` of the
+// sample are left empty for the caller.
+Status ParseDatasetLine(const std::string& line, const std::string& base_dir, size_t num_inputs,
+                        DatasetSample* sample);
+
 // The kind of a dataset path by its extension; false for an unknown extension.
 bool DatasetSampleKind(const std::string& path, SampleKind* kind);
 

@@ -11,6 +11,7 @@ void AddConvertCommand(CLI::App& app, int* exit_code);
 void AddRunCommand(CLI::App& app, int* exit_code);
 void AddInfoCommand(CLI::App& app, int* exit_code);
 void AddOpsCommand(CLI::App& app, int* exit_code);
+void AddAccuracyCommand(CLI::App& app, int* exit_code);
 
 }  // namespace cli
 }  // namespace npurt

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   npurt::cli::AddRunCommand(app, &exit_code);
   npurt::cli::AddInfoCommand(app, &exit_code);
   npurt::cli::AddOpsCommand(app, &exit_code);
+  npurt::cli::AddAccuracyCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }
