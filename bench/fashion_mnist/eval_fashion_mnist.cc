@@ -8,14 +8,16 @@
 //
 //   eval_fashion_mnist write-calib calib/ --count 100      # PNGs + rknn-toolkit2 dataset.txt
 //   npurt convert fashion_cnn.onnx -o f32.rknn --mean-values 0 --std-values 255
-//   npurt convert fashion_cnn.onnx -o i8.rknn --mean-values 0 --std-values 255 \
+//   npurt convert fashion_cnn.onnx -o i8.rknn --mean-values 0 --std-values 255
 //         --quantize --dataset calib/dataset.txt
 //   eval_fashion_mnist eval --float f32.rknn --int8 i8.rknn [--limit N]
 //
 // Images go in as the board would feed them: uint8 NHWC, the runtime applies
 // the mean/std recorded at conversion (the model expects pixel / 255).
 // `--input f32` feeds float NCHW pixel / 255 instead, for models converted
-// without --mean-values/--std-values.
+// without --mean-values/--std-values; calibrate those with `write-calib
+// --format npy` (float32 pixel / 255 in the ONNX layout), since PNGs would
+// reach such a model unnormalized.
 //
 // Exit status: 0 thresholds met, 1 a threshold failed, 2 bad usage or an error.
 
@@ -114,8 +116,7 @@ class RknnClassifier {
 
  private:
   bool Fail(const char* call, int ret, std::string* error) const {
-    *error = std::string(call) + " failed for '" + path_ + "': error " + std::to_string(ret) +
-             " (RKNN_LOG_LEVEL=1 says why)";
+    *error = std::string(call) + " failed for '" + path_ + "': error " + std::to_string(ret);
     return false;
   }
 
@@ -142,6 +143,7 @@ struct CalibOptions {
   std::string data_dir = FASHION_MNIST_DEFAULT_DATA_DIR;
   std::string out_dir;
   size_t count = 100;
+  std::string format = "png";
 };
 
 // The first training images of each class, as evenly over the classes as
@@ -159,6 +161,29 @@ std::vector<size_t> StratifiedPick(const ImageSet& set, size_t count) {
     }
   }
   return picked;
+}
+
+// A float32 .npy of shape [1,1,rows,cols] holding pixel / 255: the model's own
+// input, for models converted without mean/std.
+bool WriteNpy(const std::string& path, const uint8_t* image, size_t rows, size_t cols) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, " + std::to_string(rows) + ", " +
+                       std::to_string(cols) + "), }";
+  // NPY 1.0: magic, version, uint16 header length; the header is space-padded
+  // and newline-terminated so the data starts 64-byte aligned.
+  const size_t preamble = 10;
+  header.append(63 - (preamble + header.size()) % 64, ' ');
+  header += '\n';
+  std::vector<float> values(rows * cols);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = image[i] / 255.0f;
+  std::ofstream f(path, std::ios::binary);
+  const char magic[8] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0};
+  const uint16_t len = static_cast<uint16_t>(header.size());
+  const char len_le[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
+  f.write(magic, sizeof(magic));
+  f.write(len_le, sizeof(len_le));
+  f.write(header.data(), static_cast<std::streamsize>(header.size()));
+  f.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
+  return static_cast<bool>(f);
 }
 
 int WriteCalib(const CalibOptions& opt) {
@@ -186,10 +211,12 @@ int WriteCalib(const CalibOptions& opt) {
   for (size_t i : picked) {
     // Relative names: the dataset file resolves them against its own directory.
     char name[64];
-    std::snprintf(name, sizeof(name), "train_%05zu_c%d.png", i, train.labels[i]);
+    std::snprintf(name, sizeof(name), "train_%05zu_c%d.%s", i, train.labels[i], opt.format.c_str());
     const std::string path = opt.out_dir + "/" + name;
     const int w = static_cast<int>(train.cols), h = static_cast<int>(train.rows);
-    if (!stbi_write_png(path.c_str(), w, h, 1, train.image(i), w)) {
+    const bool written = opt.format == "npy" ? WriteNpy(path, train.image(i), train.rows, train.cols)
+                                             : stbi_write_png(path.c_str(), w, h, 1, train.image(i), w) != 0;
+    if (!written) {
       std::fprintf(stderr, "write-calib: cannot write '%s'\n", path.c_str());
       return kExitError;
     }
@@ -200,7 +227,7 @@ int WriteCalib(const CalibOptions& opt) {
     std::fprintf(stderr, "write-calib: cannot write '%s'\n", list_path.c_str());
     return kExitError;
   }
-  std::printf("wrote %zu images and %s\n", picked.size(), list_path.c_str());
+  std::printf("wrote %zu %s images and %s\n", picked.size(), opt.format.c_str(), list_path.c_str());
   return 0;
 }
 
@@ -334,10 +361,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   CalibOptions calib;
-  CLI::App* wc = app.add_subcommand("write-calib", "Write class-balanced training images as PNG + dataset.txt");
+  CLI::App* wc = app.add_subcommand("write-calib", "Write class-balanced training images + dataset.txt");
   wc->add_option("out_dir", calib.out_dir, "Directory for the PNGs and dataset.txt")->required();
   wc->add_option("--count", calib.count, "Number of images (spread evenly over the 10 classes)")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  wc->add_option("--format", calib.format, "png: grey uint8 images; npy: float32 pixel/255, [1,1,28,28]")
+      ->check(CLI::IsMember({"png", "npy"}))
       ->capture_default_str();
   wc->add_option("--data-dir", calib.data_dir, "Fashion-MNIST IDX files (Debian dataset-fashion-mnist)")
       ->capture_default_str();
