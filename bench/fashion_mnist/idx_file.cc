@@ -4,7 +4,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <cstddef>
 #include <memory>
+#include <type_traits>
 
 namespace fashion_mnist {
 namespace {
