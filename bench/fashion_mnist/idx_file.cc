@@ -3,8 +3,8 @@
 #include <zlib.h>
 
 #include <cerrno>
-#include <cstring>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 
