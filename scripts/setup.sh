@@ -14,6 +14,7 @@ APT_PACKAGES=(
   libyaml-cpp-dev                                # `npurt convert --config FILE.yml`
   libonnx-testdata                               # ONNX operator conformance models
   opencv-doc fonts-dejavu-core espeak-ng sox     # real test inputs: sample images, rendered text, speech
+  dataset-fashion-mnist zlib1g-dev               # bench/fashion_mnist: int8 accuracy on a real task
 )
 
 missing=()
