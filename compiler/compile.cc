@@ -1,10 +1,13 @@
 #include "compiler/compile.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "compiler/emit/target_platform.h"
 #include "compiler/onnx/onnx_importer.h"
 #include "compiler/passes/pass_pipeline.h"
+#include "compiler/quant/accuracy_analysis.h"
 #include "compiler/quant/calibrator.h"
 #include "compiler/quant/dataset.h"
 #include "runtime/core/context.h"
@@ -90,6 +93,49 @@ Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& opt
   return graph->InferShapes();
 }
 
+namespace {
+
+// --auto-hybrid: quantize a copy, measure each layer's own error, move the
+// layers below the threshold up one precision (int8 -> int16 -> float), repeat.
+Status ChooseHybridLayers(const CompileOptions& options, const Graph& graph, const EmitOptions& emit,
+                          const std::vector<uint8_t>& float_model, const std::vector<DatasetSample>& samples,
+                          const std::map<std::string, TensorStats>& stats, QuantizeOptions* quant,
+                          BuildReport* report) {
+  const std::vector<DatasetSample> probe(samples.begin(),
+                                         samples.begin() + static_cast<std::ptrdiff_t>(std::min(samples.size(), kAutoHybridSamples)));
+  AccuracyOptions analysis;
+  analysis.entire = false;
+  for (int round = 0; round < kAutoHybridRounds; ++round) {
+    Graph trial = graph;
+    QuantizeReport unused;
+    NPURT_RETURN_IF_ERROR(QuantizeGraph(stats, *quant, &trial, &unused));
+    std::vector<uint8_t> trial_model;
+    NPURT_RETURN_IF_ERROR(EmitModel(trial, emit, &trial_model));
+    AccuracyReport accuracy;
+    NPURT_RETURN_IF_ERROR(AnalyzeAccuracy(float_model, trial_model, probe, analysis, &accuracy));
+    bool moved = false;
+    for (const LayerAccuracy& layer : accuracy.layers) {
+      if (layer.op_type == "QuantizeLinear" || layer.op_type == "DequantizeLinear") continue;
+      if (!(layer.single.cosine < options.auto_hybrid_threshold) || quant->float_layers.count(layer.node)) continue;
+      char entry[256];
+      std::snprintf(entry, sizeof(entry), "%s (%.5f)", layer.node.c_str(), layer.single.cosine);
+      if (quant->int16_layers.count(layer.node) || layer.precision == "int16") {
+        quant->int16_layers.erase(layer.node);
+        quant->float_layers.insert(layer.node);
+        report->auto_float.push_back(entry);
+      } else {
+        quant->int16_layers.insert(layer.node);
+        report->auto_int16.push_back(entry);
+      }
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
   BuildReport local;
   if (report == nullptr) report = &local;
@@ -122,6 +168,9 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   calibration.progress = options.progress;
   std::map<std::string, TensorStats> stats;
   NPURT_RETURN_IF_ERROR(Calibrate(float_model, samples, calibration, &stats));
+  if (options.auto_hybrid_threshold > 0.0) {
+    NPURT_RETURN_IF_ERROR(ChooseHybridLayers(options, *graph, emit, float_model, samples, stats, &quant, report));
+  }
   NPURT_RETURN_IF_ERROR(QuantizeGraph(stats, quant, graph, &report->quant));
   report->quantized = true;
   report->calibration_samples = samples.size();

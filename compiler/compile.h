@@ -40,6 +40,12 @@ struct CompileOptions {
   std::vector<std::string> float_layers;       // node names kept in float
   std::vector<std::string> int16_layers;       // node names with int16 activations
   double int16_mac_budget = 0.0;               // QuantizeOptions::int16_mac_budget
+  // > 0 (--auto-hybrid [THRESH], rknn-toolkit2's default 0.98): after
+  // quantizing, every int8 layer whose "single" cosine (accuracy_analysis.h,
+  // on the first kAutoHybridSamples calibration samples) is below the
+  // threshold becomes an int16 layer; one still below after that becomes a
+  // float layer. Repeated until nothing moves (at most kAutoHybridRounds).
+  double auto_hybrid_threshold = 0.0;
   bool progress = false;                       // calibration progress bar on a terminal
 };
 
@@ -48,7 +54,14 @@ struct BuildReport {
   bool quantized = false;
   size_t calibration_samples = 0;
   QuantizeReport quant;
+  // --auto-hybrid: the layers it moved, "name (single cosine)" in the order found.
+  std::vector<std::string> auto_int16;
+  std::vector<std::string> auto_float;
 };
+
+constexpr size_t kAutoHybridSamples = 4;
+constexpr double kDefaultAutoHybridThreshold = 0.98;
+constexpr int kAutoHybridRounds = 3;
 
 // Converts an ONNX model file into npurt model file bytes. Errors name the
 // problem (unsupported op with its type, name, opset and the supported list;

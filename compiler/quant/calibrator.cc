@@ -200,6 +200,17 @@ class StatsObserver final : public Profiler {
       s.min = lo;
       s.max = hi;
       s.count += finite;
+      // Per channel (axis 1 of an N x C x ... tensor): what activation smoothing needs.
+      if (t.rank() >= 3 && t.shape[1] > 0) {
+        const int64_t channels = t.shape[1];
+        const int64_t inner = n / (t.shape[0] * channels);
+        if (s.channel_absmax.empty()) s.channel_absmax.assign(static_cast<size_t>(channels), 0.0f);
+        for (int64_t i = 0; i < n; ++i) {
+          const float x = std::fabs(v[i]);
+          float& m = s.channel_absmax[static_cast<size_t>((i / inner) % channels)];
+          if (std::isfinite(x) && x > m) m = x;
+        }
+      }
       return;
     }
     if (s.histogram.empty()) return;

@@ -64,6 +64,8 @@ struct TensorStats {  // one per float tensor of the model, by tensor name
   float hist_min = 0, hist_max = 0;
   std::vector<uint64_t> histogram;
   uint64_t count = 0;  // finite values seen (over all samples), in the first pass
+  // max |x| per channel (axis 1) of a tensor of rank >= 3, over all samples, in the first pass; else empty.
+  std::vector<float> channel_absmax;
 };
 
 struct CalibrationOptions {

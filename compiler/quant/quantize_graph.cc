@@ -37,6 +37,7 @@ const char* const kUnary[] = {"Relu", "Clip", "LeakyRelu", "Sigmoid", "HardSigmo
 const char* const kDataMovement[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Transpose", "Slice",
                                      "Split",   "Gather",  "Pad",     "MaxPool",   "GlobalMaxPool"};
 const char* const kElementwise[] = {"Add", "Sub", "Mul", "Max", "Min", "Concat"};
+const char* const kArithmetic[] = {"Add", "Sub", "Mul"};
 
 bool In(const std::string& s, const char* const* list, size_t n) {
   return std::find_if(list, list + n, [&](const char* x) { return s == x; }) != list + n;
@@ -103,6 +104,11 @@ bool PlanFor(const Graph& g, const IrNode& n, Plan* plan) {
   }
   if (In(n.op_type, kElementwise)) {
     std::fill(plan->roles.begin(), plan->roles.end(), Role::kActivation);
+    // The constant second operand of an arithmetic op stays float: a per-channel scale or bias quantized to
+    // int8 would lose the small channels (the runtime takes a float32 operand as real values).
+    if (k == 2 && In(n.op_type, kArithmetic) && IsConstant(g, n.inputs[1]) && !IsConstant(g, n.inputs[0])) {
+      plan->roles[1] = Role::kKeep;
+    }
     return true;
   }
   if (In(n.op_type, kUnary) || In(n.op_type, kDataMovement)) {
@@ -590,6 +596,13 @@ Status Quantizer::Run(QuantizeReport* report) {
     for (int o : g_.nodes()[k].outputs) producer[o] = static_cast<int>(k);
   }
 
+  // Add(c, x) and Mul(c, x) with a constant c read as Add(x, c): the constant operand can then stay float.
+  for (IrNode& n : g_.nodes()) {
+    if ((n.op_type == "Add" || n.op_type == "Mul") && n.inputs.size() == 2 && IsConstant(g_, n.inputs[0]) &&
+        !IsConstant(g_, n.inputs[1])) {
+      std::swap(n.inputs[0], n.inputs[1]);
+    }
+  }
   // 1. Which nodes run in int8, in order, so that same-parameter ops see their input's decision.
   for (size_t k = 0; k < num_nodes; ++k) {
     const IrNode& n = g_.nodes()[k];

@@ -57,10 +57,12 @@ Status CheckInt8Types(BinaryOp op, const std::vector<const Tensor*>& inputs) {
   const char* name = OpName(op);
   for (size_t i = 1; i < inputs.size(); ++i) {
     const DataType t = inputs[i]->dtype;
-    if ((op == BinaryOp::kPRelu || op == BinaryOp::kPow) && t == DataType::kFloat32) continue;
+    // A float32 operand is used as is (real values): PRelu's slope, Pow's exponent, and the constant
+    // operand of an arithmetic op, which then loses nothing to quantization.
+    if (t == DataType::kFloat32 && inputs.size() == 2 && op != BinaryOp::kMax && op != BinaryOp::kMin) continue;
     NPURT_CHECK_OR_RETURN(IsQuantizedActivationType(t), kModelInvalid,
                           "%s: input %zu has type %s; with a quantized input 0 it must be INT8 or INT16%s", name, i,
-                          DataTypeName(t), op == BinaryOp::kPRelu || op == BinaryOp::kPow ? " or FP32" : "");
+                          DataTypeName(t), IsVariadic(op) ? "" : " or FP32");
   }
   return Status::Ok();
 }

@@ -32,9 +32,9 @@ struct GlobalPoolState : OpState {
 // plain integers (no parameters on input or output) run as scale 1, zero point 0.
 Status ReadPoolQuant(const char* op, PoolKind kind, const OpNode* node, ActivationQuant* in, ActivationQuant* out) {
   const Tensor& y = *node->outputs[0];
-  NPURT_CHECK_OR_RETURN(y.dtype == DataType::kInt8, kModelInvalid, "%s: output '%s' is %s, expected INT8", op,
-                        y.name.c_str(), DataTypeName(y.dtype));
-  if (kind == PoolKind::kMax && HasNoQuantization(*node)) return Status::Ok();
+  NPURT_CHECK_OR_RETURN(y.dtype == node->inputs[0]->dtype, kModelInvalid, "%s: output '%s' is %s, expected %s", op,
+                        y.name.c_str(), DataTypeName(y.dtype), DataTypeName(node->inputs[0]->dtype));
+  if (kind == PoolKind::kMax && y.dtype == DataType::kInt8 && HasNoQuantization(*node)) return Status::Ok();
   NPURT_RETURN_IF_ERROR(GetActivationQuant(op, *node->inputs[0], "input", in));
   return GetActivationQuant(op, y, "output", out);
 }
@@ -50,7 +50,7 @@ Status ReadFlag(const char* op, const Attributes& attrs, const char* name, bool*
 // X must be a float or INT8 NCHW-style tensor with 1 to `max_spatial` spatial dims, all positive.
 Status CheckPoolInput(const char* op, const Tensor* x, int max_spatial) {
   NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "%s: input 0 is missing", op);
-  if (x->dtype != DataType::kInt8) NPURT_RETURN_IF_ERROR(ExpectInputType(op, x, DataType::kFloat32, 0));
+  if (!IsQuantizedActivationType(x->dtype)) NPURT_RETURN_IF_ERROR(ExpectInputType(op, x, DataType::kFloat32, 0));
   NPURT_CHECK_OR_RETURN(x->rank() >= 3 && x->rank() <= 2 + max_spatial, kModelInvalid,
                         "%s: input rank %d, expected 3 to %d", op, x->rank(), 2 + max_spatial);
   for (int64_t d : x->shape) {
@@ -151,7 +151,7 @@ Status PoolPrepare(OpNode* node) {
   auto state = std::make_unique<PoolState>();
   Shape shape;
   NPURT_RETURN_IF_ERROR(PlanPool(PoolName<kKind>(), kKind, node->attrs, node->input(0), &state->params, &shape));
-  if (node->inputs[0]->dtype == DataType::kInt8) {
+  if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
     ActivationQuant in, out;
     NPURT_RETURN_IF_ERROR(ReadPoolQuant(PoolName<kKind>(), kKind, node, &in, &out));
     state->s8.pool = state->params;
@@ -166,8 +166,8 @@ Status PoolPrepare(OpNode* node) {
 
 Status PoolEval(OpNode* node) {
   const PoolState* state = node->state_as<PoolState>();
-  if (node->outputs[0]->dtype == DataType::kInt8) {
-    s8_pool__ref(state->s8, node->inputs[0]->as<int8_t>(), node->outputs[0]->as<int8_t>());
+  if (IsQuantizedActivationType(node->outputs[0]->dtype)) {
+    quantized_pool__ref(state->s8, node->outputs[0]->dtype, node->inputs[0]->data, node->outputs[0]->data);
     return Status::Ok();
   }
   f32_pool__ref(state->params, node->inputs[0]->as<float>(), node->outputs[0]->as<float>());
@@ -199,7 +199,7 @@ template <PoolKind kKind>
 Status GlobalPoolPrepare(OpNode* node) {
   auto state = std::make_unique<GlobalPoolState>();
   const Tensor* x = node->inputs[0];
-  if (x->dtype == DataType::kInt8) {
+  if (IsQuantizedActivationType(x->dtype)) {
     ActivationQuant in, out;
     NPURT_RETURN_IF_ERROR(ReadPoolQuant(GlobalPoolName<kKind>(), kKind, node, &in, &out));
     S8GlobalPoolParams& p = state->s8;
@@ -218,8 +218,8 @@ Status GlobalPoolPrepare(OpNode* node) {
 template <PoolKind kKind>
 Status GlobalPoolEval(OpNode* node) {
   const Tensor* x = node->inputs[0];
-  if (x->dtype == DataType::kInt8) {
-    s8_global_pool__ref(node->state_as<GlobalPoolState>()->s8, x->as<int8_t>(), node->outputs[0]->as<int8_t>());
+  if (IsQuantizedActivationType(x->dtype)) {
+    quantized_global_pool__ref(node->state_as<GlobalPoolState>()->s8, x->dtype, x->data, node->outputs[0]->data);
     return Status::Ok();
   }
   const int64_t planes = x->shape[0] * x->shape[1];

@@ -35,7 +35,8 @@ Status SoftmaxInfer(const Attributes& attrs, const std::vector<const Tensor*>& i
   NPURT_CHECK_OR_RETURN(outputs->size() == 1, kModelInvalid, "Softmax: expects 1 output, got %zu", outputs->size());
   const Tensor* x = inputs[0];
   NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "Softmax: input 0 is missing");
-  if (x->dtype != DataType::kInt8) NPURT_RETURN_IF_ERROR(ExpectInputType("Softmax", x, DataType::kFloat32, 0));
+  const bool quantized = IsQuantizedActivationType(x->dtype);
+  if (!quantized) NPURT_RETURN_IF_ERROR(ExpectInputType("Softmax", x, DataType::kFloat32, 0));
   NPURT_CHECK_OR_RETURN(x->num_elements() >= 0, kModelInvalid, "Softmax: bad input shape %s",
                         ShapeToString(x->shape).c_str());
   int axis = 0;
@@ -43,6 +44,7 @@ Status SoftmaxInfer(const Attributes& attrs, const std::vector<const Tensor*>& i
   NPURT_RETURN_IF_ERROR(ReadAxis(attrs, x->rank(), &axis, &coerce_2d));
   (*outputs)[0].shape = x->shape;
   (*outputs)[0].dtype = x->dtype;
+  if (quantized) NPURT_RETURN_IF_ERROR(QuantizedOutputType("Softmax", attrs, x->dtype, &(*outputs)[0].dtype));
   return Status::Ok();
 }
 
@@ -63,10 +65,10 @@ Status SoftmaxPrepare(OpNode* node) {
       p.inner *= shape[d];
     }
   }
-  if (node->inputs[0]->dtype == DataType::kInt8) {
+  if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
     const Tensor& y = *node->outputs[0];
-    NPURT_CHECK_OR_RETURN(y.dtype == DataType::kInt8, kModelInvalid, "Softmax: output '%s' is %s, expected INT8",
-                          y.name.c_str(), DataTypeName(y.dtype));
+    NPURT_CHECK_OR_RETURN(IsQuantizedActivationType(y.dtype), kModelInvalid,
+                          "Softmax: output '%s' is %s, expected INT8 or INT16", y.name.c_str(), DataTypeName(y.dtype));
     ActivationQuant in, out;
     NPURT_RETURN_IF_ERROR(GetActivationQuant("Softmax", *node->inputs[0], "input", &in));
     NPURT_RETURN_IF_ERROR(GetActivationQuant("Softmax", y, "output", &out));
@@ -81,9 +83,9 @@ Status SoftmaxPrepare(OpNode* node) {
 }
 
 Status SoftmaxEval(OpNode* node) {
-  if (node->outputs[0]->dtype == DataType::kInt8) {
-    s8_softmax__ref(node->state_as<SoftmaxState>()->s8, node->inputs[0]->as<int8_t>(),
-                    node->outputs[0]->as<int8_t>());
+  if (IsQuantizedActivationType(node->outputs[0]->dtype)) {
+    quantized_softmax__ref(node->state_as<SoftmaxState>()->s8, node->inputs[0]->dtype, node->inputs[0]->data,
+                           node->outputs[0]->dtype, node->outputs[0]->data);
     return Status::Ok();
   }
   f32_softmax__ref(node->state_as<SoftmaxState>()->params, node->inputs[0]->as<float>(),

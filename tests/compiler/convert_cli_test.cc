@@ -100,6 +100,15 @@ TEST(ConvertCliFiles, Write) {
   } cleanup{dir_env != nullptr ? "" : dir};
   ASSERT_TRUE(SmallConvModel().Write(dir + "/static.onnx"));
   ASSERT_TRUE(SmallConvModel({-1, 3, -1, -1}).Write(dir + "/dynamic.onnx"));
+  // Two layers, so that an intermediate tensor can be int16 (hybrid tests): Conv+Relu, then a depthwise 3x3.
+  OnnxBuilder two = SmallConvModel();
+  two.FloatConstant("dw", {2, 1, 3, 3}, {0.1f, 0.2f, 0.1f, 0.2f, 0.5f, 0.2f, 0.1f, 0.2f, 0.1f,
+                                        -0.1f, 0.0f, 0.1f, -0.2f, 1.0f, 0.2f, -0.1f, 0.0f, 0.1f});
+  onnx::NodeProto* dw = two.Node("Conv", {"y", "dw"}, {"z"}, "conv2d_dw");
+  OnnxBuilder::AttrInt(dw, "group", 2);
+  OnnxBuilder::AttrInts(dw, "pads", {1, 1, 1, 1});
+  two.graph().mutable_output(0)->set_name("z");
+  ASSERT_TRUE(two.Write(dir + "/two_layers.onnx"));
 
   OnnxBuilder unsupported(13);
   unsupported.Input("x", {1, 4});

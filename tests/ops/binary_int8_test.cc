@@ -230,17 +230,29 @@ TEST(BinaryInt8, MaxAndMinTakePlainIntegersOthersDoNot) {
       << a.message();
 }
 
+TEST(BinaryInt8, FloatSecondOperandIsUsedAsRealValues) {
+  // The compiler keeps constant scales and biases in float: a = [1, 2] at scale 0.5 is [0.5, 1];
+  // + [1, 2] = [1.5, 3]; at output scale 0.5, zero point 1: codes [4, 7].
+  OpRunner op("Add");
+  op.AddInput<int8_t>({2}, {1, 2}, DataType::kInt8);
+  op.SetInputQuant(0, PerTensor(0.5f));
+  op.AddFloatInput({2}, {1.0f, 2.0f}, true);
+  op.SetOutputQuant(0, PerTensor(0.5f, 1));
+  ASSERT_TRUE(op.Run().ok());
+  EXPECT_EQ(op.OutputValues<int8_t>(), (std::vector<int8_t>{4, 7}));
+}
+
 // ---------------------------------------------------------------- errors
 
 TEST(BinaryInt8, RejectsMixedTypesAndMissingOrPerAxisQuantization) {
-  {  // int8 + float
-    OpRunner op("Add");
+  {  // Max compares codes: a float operand has no place there
+    OpRunner op("Max");
     op.AddInput<int8_t>({2}, {1, 2}, DataType::kInt8);
     op.SetInputQuant(0, PerTensor(1.0f));
     op.AddFloatInput({2}, {1, 2});
     const Status s = op.Run();
     EXPECT_EQ(s.code(), StatusCode::kModelInvalid);
-    EXPECT_NE(s.message().find("Add: input 1 has type FP32"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("Max: input 1 has type FP32"), std::string::npos) << s.message();
   }
   {  // float + int8
     OpRunner op("Mul");

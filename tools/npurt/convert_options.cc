@@ -185,6 +185,18 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       args->float_layers = StringList(v, where);
     } else if (key == "int16_layers") {
       args->int16_layers = StringList(v, where);
+    } else if (key == "auto_hybrid") {
+      const std::string value = ScalarOf(v, where);
+      bool on = false;
+      if (ParseBool(value, &on)) {
+        args->auto_hybrid = on ? compiler::kDefaultAutoHybridThreshold : -1.0;
+      } else {
+        try {
+          args->auto_hybrid = std::stod(value);
+        } catch (const std::exception&) {
+          throw Failure{where + " must be true, false or a cosine threshold"};
+        }
+      }
     } else if (key == "int16_mac_budget") {
       try {
         args->int16_mac_budget = std::stod(ScalarOf(v, where));
@@ -283,6 +295,10 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
   cmd->add_option("--int16-layers", args->int16_layers,
                   "Node names whose activations are stored in int16 (comma-separated or repeated)")
       ->allow_extra_args(false);
+  cmd->add_option("--auto-hybrid", args->auto_hybrid,
+                  "Move every layer whose single-layer cosine (as npurt accuracy) is below THRESH to int16, and to "
+                  "float if int16 is not enough (THRESH defaults to 0.98, as in rknn-toolkit2)")
+      ->expected(0, 1);
   cmd->add_option("--int16-mac-budget", args->int16_mac_budget,
                   "Hybrid int16: every layer without multiply-accumulates computes on int16 activations, and so do "
                   "the cheapest layers with MACs while they stay within this share of the model's MACs (0 to 1); "
@@ -351,6 +367,9 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--float-layers")) args.float_layers = cli.float_layers;
     if (was_given("--int16-layers")) args.int16_layers = cli.int16_layers;
     if (was_given("--int16-mac-budget")) args.int16_mac_budget = cli.int16_mac_budget;
+    if (was_given("--auto-hybrid")) {
+      args.auto_hybrid = cli.auto_hybrid < 0.0 ? compiler::kDefaultAutoHybridThreshold : cli.auto_hybrid;
+    }
   }
   return args;
 }
@@ -401,11 +420,16 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
     if (!(args.int16_mac_budget <= 1.0)) throw Failure{"--int16-mac-budget must be between 0 and 1"};
     o.int16_mac_budget = args.int16_mac_budget;
   }
+  if (args.auto_hybrid >= 0.0) {
+    if (!(args.auto_hybrid > 0.0 && args.auto_hybrid <= 1.0)) throw Failure{"--auto-hybrid threshold must be in (0, 1]"};
+    o.auto_hybrid_threshold = args.auto_hybrid;
+  }
   o.progress = true;  // drawn only when stderr is a terminal
   if (!o.quantize && (!o.dataset.empty() || !args.quantized_algorithm.empty() || !args.quantized_method.empty() ||
-                      !o.float_layers.empty() || !o.int16_layers.empty() || args.int16_mac_budget >= 0.0)) {
-    throw Failure{"--dataset, --quantized-algorithm, --quantized-method, --float-layers, --int16-layers and "
-                  "--int16-mac-budget need --quantize"};
+                      !o.float_layers.empty() || !o.int16_layers.empty() || args.int16_mac_budget >= 0.0 ||
+                      args.auto_hybrid >= 0.0)) {
+    throw Failure{"--dataset, --quantized-algorithm, --quantized-method, --float-layers, --int16-layers, "
+                  "--int16-mac-budget and --auto-hybrid need --quantize"};
   }
 
   return o;

@@ -35,6 +35,7 @@ struct ConvertArgs {
   std::vector<std::string> float_layers;
   std::vector<std::string> int16_layers;
   double int16_mac_budget = -1.0;  // < 0: not given
+  double auto_hybrid = -1.0;       // < 0: not given; --auto-hybrid alone: 0.98
 };
 
 // The error of a failed conversion step: one line, no trailing newline.

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "runtime/core/types.h"
+
 namespace npurt {
 
 enum class PoolKind { kMax, kAverage };
@@ -67,5 +69,10 @@ struct S8GlobalPoolParams {
 // As s8_pool__ref with one window covering each whole plane (the average
 // divides in double, as the float kernel does: planes can be large).
 void s8_global_pool__ref(const S8GlobalPoolParams& params, const int8_t* input, int8_t* output);
+
+// The same two on int8 or int16 data (input and output of one type; the
+// hybrid scheme's int16 tensors).
+void quantized_pool__ref(const S8PoolParams& params, DataType type, const void* input, void* output);
+void quantized_global_pool__ref(const S8GlobalPoolParams& params, DataType type, const void* input, void* output);
 
 }  // namespace npurt

@@ -74,4 +74,20 @@ void s8_global_pool__ref(const S8GlobalPoolParams& params, const int8_t* input, 
   QuantizedGlobalPool(params, input, output);
 }
 
+void quantized_pool__ref(const S8PoolParams& params, DataType type, const void* input, void* output) {
+  if (type == DataType::kInt16) {
+    QuantizedPool(params, static_cast<const int16_t*>(input), static_cast<int16_t*>(output));
+  } else {
+    QuantizedPool(params, static_cast<const int8_t*>(input), static_cast<int8_t*>(output));
+  }
+}
+
+void quantized_global_pool__ref(const S8GlobalPoolParams& params, DataType type, const void* input, void* output) {
+  if (type == DataType::kInt16) {
+    QuantizedGlobalPool(params, static_cast<const int16_t*>(input), static_cast<int16_t*>(output));
+  } else {
+    QuantizedGlobalPool(params, static_cast<const int8_t*>(input), static_cast<int8_t*>(output));
+  }
+}
+
 }  // namespace npurt

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "runtime/core/types.h"
+
 namespace npurt {
 
 struct SoftmaxParams {
@@ -29,5 +31,8 @@ struct S8SoftmaxParams {
 };
 
 void s8_softmax__ref(const S8SoftmaxParams& params, const int8_t* input, int8_t* output);
+// Any mix of int8 / int16 input and output (the hybrid scheme).
+void quantized_softmax__ref(const S8SoftmaxParams& params, DataType input_type, const void* input,
+                            DataType output_type, void* output);
 
 }  // namespace npurt

@@ -11,9 +11,9 @@
 namespace npurt {
 namespace {
 
-template <typename T>
-void QuantizedSoftmax(const S8SoftmaxParams& q, const T* x, T* y) {
-  constexpr int32_t kMin = std::numeric_limits<T>::min(), kMax = std::numeric_limits<T>::max();
+template <typename T, typename TOut>
+void QuantizedSoftmax(const S8SoftmaxParams& q, const T* x, TOut* y) {
+  constexpr int32_t kMin = std::numeric_limits<TOut>::min(), kMax = std::numeric_limits<TOut>::max();
   const SoftmaxParams& p = q.softmax;
   const int64_t n = p.axis_size, stride = p.inner;
   const float in_scale = q.in_scale;
@@ -30,7 +30,7 @@ void QuantizedSoftmax(const S8SoftmaxParams& q, const T* x, T* y) {
       const float scale = static_cast<float>(1.0 / sum);
       for (int64_t k = 0; k < n; ++k) {
         const float e = std::exp(DequantizeValue(x[base + k * stride], in_scale, in_zp) - max);
-        y[base + k * stride] = static_cast<T>(QuantizeValue(e * scale, q.out_scale, q.out_zero_point, kMin, kMax));
+        y[base + k * stride] = static_cast<TOut>(QuantizeValue(e * scale, q.out_scale, q.out_zero_point, kMin, kMax));
       }
     }
   }
@@ -40,6 +40,20 @@ void QuantizedSoftmax(const S8SoftmaxParams& q, const T* x, T* y) {
 
 void s8_softmax__ref(const S8SoftmaxParams& params, const int8_t* input, int8_t* output) {
   QuantizedSoftmax(params, input, output);
+}
+
+void quantized_softmax__ref(const S8SoftmaxParams& params, DataType input_type, const void* input,
+                            DataType output_type, void* output) {
+  const bool in16 = input_type == DataType::kInt16, out16 = output_type == DataType::kInt16;
+  if (in16 && out16) {
+    QuantizedSoftmax(params, static_cast<const int16_t*>(input), static_cast<int16_t*>(output));
+  } else if (in16) {
+    QuantizedSoftmax(params, static_cast<const int16_t*>(input), static_cast<int8_t*>(output));
+  } else if (out16) {
+    QuantizedSoftmax(params, static_cast<const int8_t*>(input), static_cast<int16_t*>(output));
+  } else {
+    QuantizedSoftmax(params, static_cast<const int8_t*>(input), static_cast<int8_t*>(output));
+  }
 }
 
 }  // namespace npurt
