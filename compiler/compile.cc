@@ -10,6 +10,7 @@
 #include "compiler/quant/accuracy_analysis.h"
 #include "compiler/quant/calibrator.h"
 #include "compiler/quant/dataset.h"
+#include "compiler/quant/smooth_activations.h"
 #include "runtime/core/context.h"
 #include "runtime/core/model.h"
 
@@ -168,10 +169,18 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   calibration.progress = options.progress;
   std::map<std::string, TensorStats> stats;
   NPURT_RETURN_IF_ERROR(Calibrate(float_model, samples, calibration, &stats));
+  if (options.smooth_activations) {
+    report->smoothed_tensors = SmoothActivations(stats, graph);
+    if (report->smoothed_tensors > 0) {  // the rewritten tensors' ranges changed
+      NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, &float_model));
+      NPURT_RETURN_IF_ERROR(Calibrate(float_model, samples, calibration, &stats));
+    }
+  }
   if (options.auto_hybrid_threshold > 0.0) {
     NPURT_RETURN_IF_ERROR(ChooseHybridLayers(options, *graph, emit, float_model, samples, stats, &quant, report));
   }
   NPURT_RETURN_IF_ERROR(QuantizeGraph(stats, quant, graph, &report->quant));
+  report->float_reference = std::move(float_model);
   report->quantized = true;
   report->calibration_samples = samples.size();
   NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, model));

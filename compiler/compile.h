@@ -40,6 +40,7 @@ struct CompileOptions {
   std::vector<std::string> float_layers;       // node names kept in float
   std::vector<std::string> int16_layers;       // node names with int16 activations
   double int16_mac_budget = 0.0;               // QuantizeOptions::int16_mac_budget
+  bool smooth_activations = false;             // quant/smooth_activations.h, then recalibration
   // > 0 (--auto-hybrid [THRESH], rknn-toolkit2's default 0.98): after
   // quantizing, every int8 layer whose "single" cosine (accuracy_analysis.h,
   // on the first kAutoHybridSamples calibration samples) is below the
@@ -54,6 +55,12 @@ struct BuildReport {
   bool quantized = false;
   size_t calibration_samples = 0;
   QuantizeReport quant;
+  int smoothed_tensors = 0;  // --smooth-activations
+  // The float model the quantized one was calibrated from: the graph after the
+  // exact rewrites quantization makes (smoothing), so its tensors have the
+  // same values as the quantized model's, up to quantization -- the reference
+  // for layer-by-layer comparisons (npurt accuracy).
+  std::vector<uint8_t> float_reference;
   // --auto-hybrid: the layers it moved, "name (single cosine)" in the order found.
   std::vector<std::string> auto_int16;
   std::vector<std::string> auto_float;

@@ -27,26 +27,6 @@ namespace npurt {
 namespace compiler {
 namespace {
 
-// The per-output-channel values (`maps` of them) of constant `c` applied to a
-// Conv output of rank `rank`; false when it varies along another dim.
-bool PerChannelValues(const Graph& graph, int c, size_t rank, int64_t maps, std::vector<float>* values) {
-  const int64_t n = ConstantElements(graph, c);
-  const IrTensor& t = graph.tensors()[c];
-  if (n < 1 || t.dtype != DataType::kFloat32 || t.shape.size() > rank) return false;
-  std::vector<float> raw;
-  if (!ReadConstantFloats(graph, c, &raw)) return false;
-  for (size_t j = 0; j < t.shape.size(); ++j) {
-    const size_t pos = rank - t.shape.size() + j;  // right-aligned with the Conv output
-    if (t.shape[j] != 1 && (pos != 1 || t.shape[j] != maps)) return false;
-  }
-  values->assign(static_cast<size_t>(maps), raw[0]);
-  if (n == maps && maps != 1) *values = raw;
-  for (float v : *values) {
-    if (!std::isfinite(v)) return false;
-  }
-  return true;
-}
-
 bool FoldAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dead) {
   const IrNode& op = graph->nodes()[k];
   const std::string& type = op.op_type;

@@ -52,6 +52,11 @@ bool ReadScalarConstant(const Graph& graph, int tensor, float* value);
 // True when `tensor` is a one-element constant within `tolerance` of `expected`.
 bool IsScalarConstant(const Graph& graph, int tensor, float expected, float tolerance = 0.0f);
 
+// The per-channel values (`maps` of them) of constant `c` broadcast against a
+// tensor of rank `rank` with `maps` channels on axis 1 (a scalar repeats);
+// false when it varies along another dim or is not a finite float32 constant.
+bool PerChannelValues(const Graph& graph, int c, size_t rank, int64_t maps, std::vector<float>* values);
+
 // A Clip node's bounds: attributes (opset < 11) or constant float32 scalar
 // inputs (opset >= 11), an absent bound being -inf/+inf. False when a bound is
 // computed at run time or the node is malformed.

@@ -334,7 +334,7 @@ QuantInfo ActivationQuantInfo(float min, float max) {
 
 QuantInfo Int16ActivationQuantInfo(float min, float max) {
   const float m = std::max(std::fabs(min), std::fabs(max));
-  float scale = m / 32767.0f;
+  float scale = kInt16Headroom * m / 32767.0f;
   if (!(scale >= std::numeric_limits<float>::min())) scale = std::numeric_limits<float>::min();
   if (!(scale <= std::numeric_limits<float>::max())) scale = std::numeric_limits<float>::max();
   QuantInfo q;

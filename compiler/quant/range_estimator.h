@@ -104,8 +104,11 @@ double ExpectedQuantizationMse(const TensorStats& stats, float lo, float hi);
 QuantInfo ActivationQuantInfo(float min, float max);
 
 // int16 activations (the hybrid scheme): symmetric, zero point 0, scale =
-// max(|min|, |max|) / 32767 (FLT_MIN for an all-zero range) -- 15 bits of
-// magnitude make clipping pointless, so the range is the observed one.
+// kInt16Headroom * max(|min|, |max|) / 32767 (FLT_MIN for an all-zero range).
+// 15 bits of magnitude make clipping pointless; the headroom spends 3 of them
+// on inputs beyond the calibration set's range (a blurred photo when the set
+// held sharp pages), which int8 would have to clip.
+constexpr float kInt16Headroom = 8.0f;
 QuantInfo Int16ActivationQuantInfo(float min, float max);
 
 // Symmetric int8 weights: per output channel along `axis` (scale = max|w| /

@@ -5,7 +5,8 @@
 // INT8 (quantized models): every input and the output carry per-tensor
 // quantization; an input whose parameters differ from the output's is
 // requantized (s8_concat__ref), otherwise copied. INT8 tensors without any
-// quantization parameters (plain integers) are copied.
+// quantization parameters (plain integers) are copied. INT16 (the hybrid
+// scheme) works the same way, with parameters required.
 #include "runtime/kernels/ref/concat.h"
 
 #include <cstdint>
@@ -25,14 +26,15 @@ struct ConcatState : OpState {
   bool requantize = false;  // INT8 with an input quantized differently from the output
   std::vector<S8ConcatInput> s8_inputs;
   std::vector<const int8_t*> s8_data;  // as input_data
+  std::vector<const int16_t*> s16_data;
   S8ConcatParams s8;
 };
 
 // INT8: fills the requantization plan when some input's parameters differ from the output's.
 Status PrepareInt8(const OpNode* node, size_t inner_elements, int axis, ConcatState* state) {
-  bool any_quant = !node->outputs[0]->quant.empty();
+  bool any_quant = !node->outputs[0]->quant.empty() || node->outputs[0]->dtype == DataType::kInt16;
   for (const Tensor* t : node->inputs) any_quant = any_quant || !t->quant.empty();
-  if (!any_quant) return Status::Ok();  // plain integers: bytes
+  if (!any_quant) return Status::Ok();  // plain int8 integers: bytes
   ActivationQuant out_q;
   NPURT_RETURN_IF_ERROR(GetActivationQuant("Concat", *node->outputs[0], "output", &out_q));
   for (size_t i = 0; i < node->inputs.size(); ++i) {
@@ -50,6 +52,7 @@ Status PrepareInt8(const OpNode* node, size_t inner_elements, int axis, ConcatSt
     state->s8_inputs.push_back(in);
   }
   state->s8_data.resize(node->inputs.size());
+  state->s16_data.resize(node->inputs.size());
   state->s8.outer = state->params.outer;
   state->s8.num_inputs = state->s8_inputs.size();
   state->s8.inputs = state->s8_inputs.data();
@@ -116,7 +119,7 @@ Status ConcatPrepare(OpNode* node) {
   state->params.outer = outer;
   state->params.num_inputs = node->inputs.size();
   state->params.chunk_bytes = state->chunk_bytes.data();
-  if (first->dtype == DataType::kInt8) {
+  if (IsQuantizedActivationType(first->dtype)) {
     NPURT_RETURN_IF_ERROR(PrepareInt8(node, inner / DataTypeSize(first->dtype), axis, state.get()));
   }
   node->state = std::move(state);
@@ -127,6 +130,11 @@ Status ConcatEval(OpNode* node) {
   ConcatState* state = node->state_as<ConcatState>();
   if (node->outputs[0]->num_elements() == 0) return Status::Ok();
   for (size_t i = 0; i < node->inputs.size(); ++i) state->input_data[i] = node->inputs[i]->data;
+  if (state->requantize && node->outputs[0]->dtype == DataType::kInt16) {
+    for (size_t i = 0; i < node->inputs.size(); ++i) state->s16_data[i] = node->inputs[i]->as<int16_t>();
+    s16_concat__ref(state->s8, state->s16_data.data(), node->outputs[0]->as<int16_t>());
+    return Status::Ok();
+  }
   if (state->requantize) {
     for (size_t i = 0; i < node->inputs.size(); ++i) state->s8_data[i] = node->inputs[i]->as<int8_t>();
     s8_concat__ref(state->s8, state->s8_data.data(), node->outputs[0]->as<int8_t>());

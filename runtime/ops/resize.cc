@@ -113,7 +113,7 @@ Status ParseModes(const Attributes& attrs, bool opset10, ResizePlan* plan) {
 Status MakeResizePlan(const Attributes& attrs, const std::vector<const Tensor*>& inputs, ResizePlan* plan) {
   const Tensor* x = inputs.empty() ? nullptr : inputs[0];
   NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "Resize: input 0 is missing");
-  if (x->dtype != DataType::kInt8) NPURT_RETURN_IF_ERROR(ExpectInputType("Resize", x, DataType::kFloat32, 0));
+  if (!IsQuantizedActivationType(x->dtype)) NPURT_RETURN_IF_ERROR(ExpectInputType("Resize", x, DataType::kFloat32, 0));
   NPURT_CHECK_OR_RETURN(x->num_elements() >= 0, kModelInvalid, "Resize: bad input shape %s",
                         ShapeToString(x->shape).c_str());
   const int rank = x->rank();
@@ -272,10 +272,10 @@ Status ResizePrepare(OpNode* node) {
   state->params.index0 = state->index0_ptrs.data();
   state->params.index1 = state->index1_ptrs.data();
   state->params.weight1 = state->weight1_ptrs.data();
-  if (x->dtype == DataType::kInt8) {
+  if (IsQuantizedActivationType(x->dtype)) {
     const Tensor& y = *node->outputs[0];
-    NPURT_CHECK_OR_RETURN(y.dtype == DataType::kInt8, kModelInvalid, "Resize: output '%s' is %s, expected INT8",
-                          y.name.c_str(), DataTypeName(y.dtype));
+    NPURT_CHECK_OR_RETURN(y.dtype == x->dtype, kModelInvalid, "Resize: output '%s' is %s, expected %s",
+                          y.name.c_str(), DataTypeName(y.dtype), DataTypeName(x->dtype));
     ActivationQuant in, out;
     NPURT_RETURN_IF_ERROR(GetActivationQuant("Resize", *x, "input", &in));
     NPURT_RETURN_IF_ERROR(GetActivationQuant("Resize", y, "output", &out));
@@ -291,14 +291,9 @@ Status ResizePrepare(OpNode* node) {
 
 Status ResizeEval(OpNode* node) {
   const ResizeState* state = node->state_as<ResizeState>();
-  if (node->outputs[0]->dtype == DataType::kInt8) {
-    const int8_t* in = node->inputs[0]->as<int8_t>();
-    int8_t* out = node->outputs[0]->as<int8_t>();
-    if (state->linear) {
-      s8_resize_linear__ref(state->s8, in, out);
-    } else {
-      s8_resize_nearest__ref(state->s8, in, out);
-    }
+  if (IsQuantizedActivationType(node->outputs[0]->dtype)) {
+    quantized_resize__ref(state->s8, state->linear, node->outputs[0]->dtype, node->inputs[0]->data,
+                          node->outputs[0]->data);
     return Status::Ok();
   }
   const float* in = node->inputs[0]->as<float>();

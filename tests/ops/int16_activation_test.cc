@@ -271,6 +271,52 @@ TEST(Int16Activation, ElementwiseAndLookupOps) {
   }
 }
 
+// Ops that carry int16 through unchanged in type: Concat (requantizing an input whose parameters differ),
+// Resize, Softmax, GlobalAveragePool and AveragePool, against the float op on the real values.
+TEST(Int16Activation, ConcatResizeSoftmaxAndPools) {
+  std::mt19937 rng(11);
+  const Activation a = RandomActivation(&rng, DataType::kInt16, {1, 2, 3, 4}, 1e-3f);
+  const Activation b = RandomActivation(&rng, DataType::kInt16, {1, 3, 3, 4}, 4e-4f);
+  const QuantInfo out_quant = PerTensor(1e-3f);
+  struct Case {
+    const char* op;
+    std::vector<const Activation*> inputs;
+    Attributes attrs;
+    QuantInfo out;
+  };
+  std::vector<Case> cases(5);
+  cases[0] = {"Concat", {&a, &b}, {}, out_quant};
+  cases[0].attrs.SetInt("axis", 1);
+  cases[1] = {"Resize", {&b}, {}, PerTensor(4e-4f)};
+  cases[1].attrs.SetString("mode", "linear");
+  cases[2] = {"Softmax", {&a}, {}, PerTensor(1.0f / 32767.0f)};
+  cases[3] = {"GlobalAveragePool", {&b}, {}, PerTensor(2e-4f)};
+  cases[4] = {"AveragePool", {&a}, {}, PerTensor(5e-4f)};
+  cases[4].attrs.SetInts("kernel_shape", {2, 2});
+  for (const Case& c : cases) {
+    OpRunner f(c.op), q(c.op);
+    f.attrs() = c.attrs;
+    q.attrs() = c.attrs;
+    for (const Activation* in : c.inputs) {
+      f.AddFloatInput(in->shape, in->Real());
+      AddActivation(&q, *in);
+    }
+    if (std::string(c.op) == "Resize") {  // roi, scales (opset 11 inputs)
+      for (OpRunner* r : {&f, &q}) {
+        r->AddFloatInput({0}, {}, true);
+        r->AddFloatInput({4}, {1.0f, 1.0f, 2.0f, 1.5f}, true);
+      }
+    }
+    q.SetOutputQuant(0, c.out);
+    const Status sf = f.Run(), sq = q.Run();
+    ASSERT_TRUE(sf.ok()) << c.op << ": " << sf.message();
+    ASSERT_TRUE(sq.ok()) << c.op << ": " << sq.message();
+    ASSERT_EQ(q.output().dtype, DataType::kInt16) << c.op;
+    SCOPED_TRACE(c.op);
+    ExpectMatchesOracle(OutputCodes(q), f.FloatOutput(), DataType::kInt16, c.out, 0.9);
+  }
+}
+
 TEST(Int16Activation, Errors) {
   {  // An output type that is not INT8 or INT16.
     OpRunner op("Relu");

@@ -79,6 +79,7 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
                   q.int16_nodes, q.float_nodes, q.boundary_nodes, macs > 0 ? share(q.int8_macs) : 100.0,
                   share(q.int16_macs), share(q.float_macs));
       for (const std::string& r : q.float_reasons) std::printf("    float: %s\n", r.c_str());
+      if (report.smoothed_tensors > 0) std::printf("    smoothed %d tensors into their readers' weights\n", report.smoothed_tensors);
       for (const std::string& r : report.auto_int16) std::printf("    auto-hybrid int16: %s\n", r.c_str());
       for (const std::string& r : report.auto_float) std::printf("    auto-hybrid float: %s\n", r.c_str());
     }

@@ -197,6 +197,8 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
           throw Failure{where + " must be true, false or a cosine threshold"};
         }
       }
+    } else if (key == "smooth_activations") {
+      args->smooth_activations = ScalarOf(v, where);
     } else if (key == "int16_mac_budget") {
       try {
         args->int16_mac_budget = std::stod(ScalarOf(v, where));
@@ -295,10 +297,13 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
   cmd->add_option("--int16-layers", args->int16_layers,
                   "Node names whose activations are stored in int16 (comma-separated or repeated)")
       ->allow_extra_args(false);
-  cmd->add_option("--auto-hybrid", args->auto_hybrid,
+  cmd->add_option("--auto-hybrid", args->auto_hybrid_text,
                   "Move every layer whose single-layer cosine (as npurt accuracy) is below THRESH to int16, and to "
                   "float if int16 is not enough (THRESH defaults to 0.98, as in rknn-toolkit2)")
       ->expected(0, 1);
+  cmd->add_option("--smooth-activations", args->smooth_activations,
+                  "true: divide each int8 tensor read by convolutions per channel and move the factors into their "
+                  "weights (SmoothQuant), where an exact rewrite exists");
   cmd->add_option("--int16-mac-budget", args->int16_mac_budget,
                   "Hybrid int16: every layer without multiply-accumulates computes on int16 activations, and so do "
                   "the cheapest layers with MACs while they stay within this share of the model's MACs (0 to 1); "
@@ -367,8 +372,17 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--float-layers")) args.float_layers = cli.float_layers;
     if (was_given("--int16-layers")) args.int16_layers = cli.int16_layers;
     if (was_given("--int16-mac-budget")) args.int16_mac_budget = cli.int16_mac_budget;
+    if (was_given("--smooth-activations")) args.smooth_activations = cli.smooth_activations;
     if (was_given("--auto-hybrid")) {
-      args.auto_hybrid = cli.auto_hybrid < 0.0 ? compiler::kDefaultAutoHybridThreshold : cli.auto_hybrid;
+      if (cli.auto_hybrid_text.empty()) {
+        args.auto_hybrid = compiler::kDefaultAutoHybridThreshold;
+      } else {
+        try {
+          args.auto_hybrid = std::stod(cli.auto_hybrid_text);
+        } catch (const std::exception&) {
+          throw Failure{"--auto-hybrid takes a cosine threshold, got '" + cli.auto_hybrid_text + "'"};
+        }
+      }
     }
   }
   return args;
@@ -419,6 +433,11 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
   if (args.int16_mac_budget >= 0.0) {
     if (!(args.int16_mac_budget <= 1.0)) throw Failure{"--int16-mac-budget must be between 0 and 1"};
     o.int16_mac_budget = args.int16_mac_budget;
+  }
+  if (!args.smooth_activations.empty()) {
+    bool on = false;
+    if (!ParseBool(args.smooth_activations, &on)) throw Failure{"--smooth-activations must be true or false"};
+    o.smooth_activations = on;
   }
   if (args.auto_hybrid >= 0.0) {
     if (!(args.auto_hybrid > 0.0 && args.auto_hybrid <= 1.0)) throw Failure{"--auto-hybrid threshold must be in (0, 1]"};

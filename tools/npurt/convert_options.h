@@ -36,6 +36,8 @@ struct ConvertArgs {
   std::vector<std::string> int16_layers;
   double int16_mac_budget = -1.0;  // < 0: not given
   double auto_hybrid = -1.0;       // < 0: not given; --auto-hybrid alone: 0.98
+  std::string auto_hybrid_text;    // the command line's value ("" for a bare --auto-hybrid)
+  std::string smooth_activations;  // "": not given
 };
 
 // The error of a failed conversion step: one line, no trailing newline.

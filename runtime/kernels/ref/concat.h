@@ -36,5 +36,7 @@ struct S8ConcatParams {
 };
 
 void s8_concat__ref(const S8ConcatParams& params, const int8_t* const* inputs, int8_t* output);
+// The same for int16 tensors (the hybrid scheme); all inputs and the output int16.
+void s16_concat__ref(const S8ConcatParams& params, const int16_t* const* inputs, int16_t* output);
 
 }  // namespace npurt

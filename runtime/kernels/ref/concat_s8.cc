@@ -36,4 +36,8 @@ void s8_concat__ref(const S8ConcatParams& params, const int8_t* const* inputs, i
   QuantizedConcat(params, inputs, output);
 }
 
+void s16_concat__ref(const S8ConcatParams& params, const int16_t* const* inputs, int16_t* output) {
+  QuantizedConcat(params, inputs, output);
+}
+
 }  // namespace npurt

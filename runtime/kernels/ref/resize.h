@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "runtime/core/types.h"
+
 namespace npurt {
 
 constexpr int kResizeMaxRank = 8;
@@ -37,6 +39,8 @@ struct S8ResizeParams {
 
 void s8_resize_nearest__ref(const S8ResizeParams& params, const int8_t* input, int8_t* output);
 void s8_resize_linear__ref(const S8ResizeParams& params, const int8_t* input, int8_t* output);
+// Either mode on int8 or int16 data (input and output of one type).
+void quantized_resize__ref(const S8ResizeParams& params, bool linear, DataType type, const void* input, void* output);
 
 // ---- The walk shared by the float and int8 kernels ----
 

@@ -50,4 +50,16 @@ void s8_resize_linear__ref(const S8ResizeParams& params, const int8_t* input, in
   QuantizedLinear(params, input, output);
 }
 
+void quantized_resize__ref(const S8ResizeParams& params, bool linear, DataType type, const void* input, void* output) {
+  if (type == DataType::kInt16) {
+    const int16_t* in = static_cast<const int16_t*>(input);
+    int16_t* out = static_cast<int16_t*>(output);
+    linear ? QuantizedLinear(params, in, out) : QuantizedNearest(params, in, out);
+  } else {
+    const int8_t* in = static_cast<const int8_t*>(input);
+    int8_t* out = static_cast<int8_t*>(output);
+    linear ? QuantizedLinear(params, in, out) : QuantizedNearest(params, in, out);
+  }
+}
+
 }  // namespace npurt
