@@ -318,7 +318,8 @@ std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
   std::vector<std::string> given;
   for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
                            "--std-values", "--reorder-channels", "--custom-string", "--quantize", "--dataset",
-                           "--quantized-algorithm", "--quantized-method", "--float-layers"}) {
+                           "--quantized-algorithm", "--quantized-method", "--float-layers", "--int16-layers",
+                           "--int16-mac-budget", "--auto-hybrid", "--smooth-activations"}) {
     if (cmd.get_option_no_throw(name) != nullptr && cmd.count(name) > 0) given.push_back(name);
   }
   return given;
@@ -373,15 +374,16 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--int16-layers")) args.int16_layers = cli.int16_layers;
     if (was_given("--int16-mac-budget")) args.int16_mac_budget = cli.int16_mac_budget;
     if (was_given("--smooth-activations")) args.smooth_activations = cli.smooth_activations;
-    if (was_given("--auto-hybrid")) {
-      if (cli.auto_hybrid_text.empty()) {
-        args.auto_hybrid = compiler::kDefaultAutoHybridThreshold;
-      } else {
-        try {
-          args.auto_hybrid = std::stod(cli.auto_hybrid_text);
-        } catch (const std::exception&) {
-          throw Failure{"--auto-hybrid takes a cosine threshold, got '" + cli.auto_hybrid_text + "'"};
-        }
+  }
+  // A bare --auto-hybrid has no value to store: its presence decides (with or without a config file).
+  if (was_given("--auto-hybrid")) {
+    if (cli.auto_hybrid_text.empty()) {
+      args.auto_hybrid = compiler::kDefaultAutoHybridThreshold;
+    } else {
+      try {
+        args.auto_hybrid = std::stod(cli.auto_hybrid_text);
+      } catch (const std::exception&) {
+        throw Failure{"--auto-hybrid takes a cosine threshold, got '" + cli.auto_hybrid_text + "'"};
       }
     }
   }
