@@ -22,10 +22,14 @@ build: setup $(BUILD_DIR)/build.ninja
 # The main job: OCR on an image (PaddleOCR det -> cls -> rec) through the C API
 # from a board-style C++ program. Converts the three ONNX models fetched by
 # scripts/setup.sh, prints the text lines and stage times, draws the boxes.
+# int8 models by default (calibrated on rendered text and photos, npurt's
+# default recipe); `make demo DEMO_PRECISION=float` runs the float models.
 NPURT_DATA_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/npurt
 DEMO_IMAGE     ?= /usr/share/doc/opencv-doc/examples/data/imageTextN.png
+DEMO_PRECISION ?= int8
 demo: build
-	sh examples/ppocr/convert_models.sh $(BUILD_DIR)/tools/npurt/npurt $(NPURT_DATA_DIR)/models/ppocr $(BUILD_DIR)/ppocr
+	PRECISION=$(DEMO_PRECISION) sh examples/ppocr/convert_models.sh $(BUILD_DIR)/tools/npurt/npurt \
+	  $(NPURT_DATA_DIR)/models/ppocr $(BUILD_DIR)/ppocr $(BUILD_DIR)/bench/quant_accuracy/make_ocr_sets
 	$(BUILD_DIR)/examples/ppocr/rknn_ppocr_demo $(BUILD_DIR)/ppocr/det.rknn $(BUILD_DIR)/ppocr/cls.rknn \
 	  $(BUILD_DIR)/ppocr/rec.rknn $(NPURT_DATA_DIR)/models/ppocr/ppocr_keys_v1.txt $(DEMO_IMAGE) \
 	  -o $(BUILD_DIR)/ppocr/$(basename $(notdir $(DEMO_IMAGE))).ocr.png

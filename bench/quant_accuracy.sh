@@ -33,14 +33,14 @@ done
 [ -f "$M/ch_PP-OCRv4_rec_infer.onnx" ] || { echo "missing models in $M: run 'make setup'" >&2; exit 2; }
 
 # The recipes, from the vendor's default to npurt's (the last is what --quantize alone does).
-RECIPES=${RECIPES:-"minmax mmse kl smooth smooth+int16 default"}
+RECIPES=${RECIPES:-"minmax mmse kl smooth int16 default"}
 recipe_flags() {
   case $1 in
     minmax) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0" ;;
     mmse) echo "--quantized-algorithm mmse --smooth-activations false --int16-mac-budget 0" ;;
     kl) echo "--quantized-algorithm kl_divergence --smooth-activations false --int16-mac-budget 0" ;;
     smooth) echo "--quantized-algorithm normal --smooth-activations true --int16-mac-budget 0" ;;
-    smooth+int16) echo "--quantized-algorithm normal --smooth-activations true --int16-mac-budget 0.08" ;;
+    int16) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0.08" ;;
     default) echo "" ;;
     *) echo "unknown recipe '$1'" >&2; exit 2 ;;
   esac
@@ -51,8 +51,8 @@ recipe_title() {
     mmse) echo "mmse" ;;
     kl) echo "kl_divergence" ;;
     smooth) echo "min/max + activation smoothing" ;;
-    smooth+int16) echo "min/max + smoothing + int16 (8% MAC budget)" ;;
-    default) echo "**default** (--quantize alone)" ;;
+    int16) echo "min/max + int16 activations (8% MAC budget)" ;;
+    default) echo "**default**: min/max + smoothing + int16 (--quantize alone)" ;;
   esac
 }
 
@@ -92,7 +92,7 @@ OUT=$W/results.md
 run() {
   model=$1 recipe=$2
   flags=$(recipe_flags "$recipe")
-  q=$W/${model}_$(echo "$recipe" | tr '+' '_').rknn
+  q=$W/${model}_$recipe.rknn
   log=$q.convert.log
   echo "== $model: $recipe" >&2
   # shellcheck disable=SC2086

@@ -39,8 +39,11 @@ struct CompileOptions {
   std::string quantized_method = "channel";    // channel, layer
   std::vector<std::string> float_layers;       // node names kept in float
   std::vector<std::string> int16_layers;       // node names with int16 activations
-  double int16_mac_budget = 0.0;               // QuantizeOptions::int16_mac_budget
-  bool smooth_activations = false;             // quant/smooth_activations.h, then recalibration
+  // npurt's default recipe (docs/quantization.md): smoothing, then int16 activations wherever the
+  // layers reading them do at most kDefaultInt16MacBudget of the model's MACs. rknn-toolkit2's plain
+  // w8a8 `normal` is smooth_activations = false, int16_mac_budget = 0.
+  double int16_mac_budget = 0.08;              // QuantizeOptions::int16_mac_budget
+  bool smooth_activations = true;              // quant/smooth_activations.h, then recalibration
   // > 0 (--auto-hybrid [THRESH], rknn-toolkit2's default 0.98): after
   // quantizing, every int8 layer whose "single" cosine (accuracy_analysis.h,
   // on the first kAutoHybridSamples calibration samples) is below the

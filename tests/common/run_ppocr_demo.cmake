@@ -2,8 +2,9 @@
 # models (examples/ppocr/convert_models.sh), runs rknn_ppocr_demo on IMAGE and
 # fails unless the recognized lines equal EXPECTED line for line and the
 # annotated PNG was written.
-#   cmake -DNPURT= -DDEMO= -DCONVERT_SCRIPT= -DMODEL_DIR= -DIMAGE= -DEXPECTED= -DWORK_DIR= -P run_ppocr_demo.cmake
-foreach(var NPURT DEMO CONVERT_SCRIPT MODEL_DIR IMAGE EXPECTED WORK_DIR)
+#   cmake -DNPURT= -DDEMO= -DCONVERT_SCRIPT= -DMAKE_OCR_SETS= -DMODEL_DIR= -DIMAGE= -DEXPECTED= -DWORK_DIR=
+#         [-DPRECISION=int8|float] -P run_ppocr_demo.cmake
+foreach(var NPURT DEMO CONVERT_SCRIPT MAKE_OCR_SETS MODEL_DIR IMAGE EXPECTED WORK_DIR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_ppocr_demo.cmake: -D${var}=... is required")
   endif()
@@ -12,7 +13,11 @@ endforeach()
 if(NOT EXISTS ${MODEL_DIR}/ppocr_keys_v1.txt)
   message(FATAL_ERROR "PaddleOCR models not found in ${MODEL_DIR}: run scripts/setup.sh")
 endif()
-execute_process(COMMAND sh ${CONVERT_SCRIPT} ${NPURT} ${MODEL_DIR} ${WORK_DIR}
+if(NOT DEFINED PRECISION)
+  set(PRECISION int8)
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env PRECISION=${PRECISION}
+  sh ${CONVERT_SCRIPT} ${NPURT} ${MODEL_DIR} ${WORK_DIR} ${MAKE_OCR_SETS}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "model conversion failed (${rc}):\n${out}${err}")
