@@ -182,6 +182,11 @@ bool ReadLine(RknnModel& cls, RknnModel& rec, const CharTable& table, const Imag
   if (!RunLineModel(rec, crop, &output, rec_times, error)) return false;
   start = Clock::now();
   line->rec = CtcGreedyDecode(output.data(), static_cast<int>(output.size()) / table.num_classes(), table);
+  // The box's blank margin can read as a space at either end (the line's own indent); a line of text
+  // neither starts nor ends with one.
+  std::string& text = line->rec.text;
+  text.erase(0, text.find_first_not_of(' '));
+  text.erase(text.find_last_not_of(' ') + 1);
   rec_times->post += MsSince(start);
   return true;
 }
