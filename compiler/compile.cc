@@ -156,6 +156,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   quant.float_layers.insert(options.float_layers.begin(), options.float_layers.end());
   quant.int16_layers.insert(options.int16_layers.begin(), options.int16_layers.end());
   quant.int16_mac_budget = options.int16_mac_budget;
+  quant.int16_headroom = options.int16_headroom;
   if (options.dataset.empty()) {
     return NPURT_ERROR(kParamInvalid, "quantization needs a calibration dataset (--dataset dataset.txt)");
   }

@@ -216,7 +216,7 @@ Status Quantizer::ActivationParams(int tensor, QuantInfo* q) {
   const TensorStats* s = FindStats(stats_, t.name);
   if (s == nullptr) return NPURT_ERROR(kFail, "no calibration statistics for tensor '%s'", t.name.c_str());
   if (int16_[tensor]) {
-    params_[tensor] = Int16ActivationQuantInfo(s->min, s->max);
+    params_[tensor] = Int16ActivationQuantInfo(s->min, s->max, options_.int16_headroom);
   } else {
     float lo = 0.0f, hi = 0.0f;
     NPURT_RETURN_IF_ERROR(ChooseRange(*s, options_.algorithm, &lo, &hi));

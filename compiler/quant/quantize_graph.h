@@ -42,6 +42,8 @@ struct QuantizeOptions {
   // first, while their MACs stay within this share of the model's. The
   // others (the multiply-heavy layers) read int8.
   double int16_mac_budget = 0.0;
+  // int16 ranges: this many times the calibrated one (Int16ActivationQuantInfo).
+  float int16_headroom = 1.0f;
 };
 
 struct QuantizeReport {

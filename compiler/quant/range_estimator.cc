@@ -332,9 +332,9 @@ QuantInfo ActivationQuantInfo(float min, float max) {
   return q;
 }
 
-QuantInfo Int16ActivationQuantInfo(float min, float max) {
+QuantInfo Int16ActivationQuantInfo(float min, float max, float headroom) {
   const float m = std::max(std::fabs(min), std::fabs(max));
-  float scale = kInt16Headroom * m / 32767.0f;
+  float scale = headroom * m / 32767.0f;
   if (!(scale >= std::numeric_limits<float>::min())) scale = std::numeric_limits<float>::min();
   if (!(scale <= std::numeric_limits<float>::max())) scale = std::numeric_limits<float>::max();
   QuantInfo q;

@@ -197,6 +197,12 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
           throw Failure{where + " must be true, false or a cosine threshold"};
         }
       }
+    } else if (key == "int16_headroom") {
+      try {
+        args->int16_headroom = std::stod(ScalarOf(v, where));
+      } catch (const std::exception&) {
+        throw Failure{where + " must be a number"};
+      }
     } else if (key == "smooth_activations") {
       args->smooth_activations = ScalarOf(v, where);
     } else if (key == "int16_mac_budget") {
@@ -301,6 +307,9 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
                   "Move every layer whose single-layer cosine (as npurt accuracy) is below THRESH to int16, and to "
                   "float if int16 is not enough (THRESH defaults to 0.98, as in rknn-toolkit2)")
       ->expected(0, 1);
+  cmd->add_option("--int16-headroom", args->int16_headroom,
+                  "int16 ranges are this many times the calibrated range (>= 1, default 1): room for inputs "
+                  "beyond the calibration set's at the cost of precision");
   cmd->add_option("--smooth-activations", args->smooth_activations,
                   "true: divide each int8 tensor read by convolutions per channel and move the factors into their "
                   "weights (SmoothQuant), where an exact rewrite exists");
@@ -319,7 +328,8 @@ std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
   for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
                            "--std-values", "--reorder-channels", "--custom-string", "--quantize", "--dataset",
                            "--quantized-algorithm", "--quantized-method", "--float-layers", "--int16-layers",
-                           "--int16-mac-budget", "--auto-hybrid", "--smooth-activations"}) {
+                           "--int16-mac-budget", "--auto-hybrid", "--smooth-activations",
+                           "--int16-headroom"}) {
     if (cmd.get_option_no_throw(name) != nullptr && cmd.count(name) > 0) given.push_back(name);
   }
   return given;
@@ -374,6 +384,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--int16-layers")) args.int16_layers = cli.int16_layers;
     if (was_given("--int16-mac-budget")) args.int16_mac_budget = cli.int16_mac_budget;
     if (was_given("--smooth-activations")) args.smooth_activations = cli.smooth_activations;
+    if (was_given("--int16-headroom")) args.int16_headroom = cli.int16_headroom;
   }
   // A bare --auto-hybrid has no value to store: its presence decides (with or without a config file).
   if (was_given("--auto-hybrid")) {
@@ -436,6 +447,12 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
     if (!(args.int16_mac_budget <= 1.0)) throw Failure{"--int16-mac-budget must be between 0 and 1"};
     o.int16_mac_budget = args.int16_mac_budget;
   }
+  if (args.int16_headroom >= 0.0) {
+    if (!(args.int16_headroom >= 1.0 && args.int16_headroom <= 256.0)) {
+      throw Failure{"--int16-headroom must be between 1 and 256"};
+    }
+    o.int16_headroom = static_cast<float>(args.int16_headroom);
+  }
   if (!args.smooth_activations.empty()) {
     bool on = false;
     if (!ParseBool(args.smooth_activations, &on)) throw Failure{"--smooth-activations must be true or false"};
@@ -448,9 +465,9 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
   o.progress = true;  // drawn only when stderr is a terminal
   if (!o.quantize && (!o.dataset.empty() || !args.quantized_algorithm.empty() || !args.quantized_method.empty() ||
                       !o.float_layers.empty() || !o.int16_layers.empty() || args.int16_mac_budget >= 0.0 ||
-                      args.auto_hybrid >= 0.0)) {
+                      args.auto_hybrid >= 0.0 || args.int16_headroom >= 0.0 || !args.smooth_activations.empty())) {
     throw Failure{"--dataset, --quantized-algorithm, --quantized-method, --float-layers, --int16-layers, "
-                  "--int16-mac-budget and --auto-hybrid need --quantize"};
+                  "--int16-mac-budget, --int16-headroom, --auto-hybrid and --smooth-activations need --quantize"};
   }
 
   return o;
