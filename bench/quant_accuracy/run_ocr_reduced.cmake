@@ -1,12 +1,15 @@
-# The OCR quantization-accuracy tools end to end on a few samples, fast
-# enough for `make test`: make_ocr_sets writes small sets, npurt converts cls
-# and rec (float, and int8 calibrated on the sets' calib.txt), eval_ocr
-# compares them and must print its RESULT line. The thresholds are the full
-# benchmark's business (README.md); here they are checked only with -DCHECK=ON.
-#   cmake -DNPURT= -DMAKE_SETS= -DEVAL= -DMODEL_DIR= -DWORK_DIR= [-DCHECK=ON] -P run_ocr_smoke.cmake
+# The OCR quantization-accuracy tools end to end on a reduced sample, fast
+# enough for `make test`: make_ocr_sets writes the benchmark's rec and cls sets,
+# npurt converts cls and rec (float, and int8 with the default recipe,
+# calibrated on the sets' calib.txt), eval_ocr compares them with the
+# thresholds given in CHECK_cls / CHECK_rec (eval_ocr flags, e.g. --limit 40
+# --max-exact-drop 4.5) and must print its RESULT line; without them it only
+# reports on 8 samples.
+#   cmake -DNPURT= -DMAKE_SETS= -DEVAL= -DMODEL_DIR= -DWORK_DIR= [-DCHECK_cls=...] [-DCHECK_rec=...]
+#         -P run_ocr_reduced.cmake
 foreach(var NPURT MAKE_SETS EVAL MODEL_DIR WORK_DIR)
   if(NOT DEFINED ${var})
-    message(FATAL_ERROR "run_ocr_smoke.cmake: -D${var}=... is required")
+    message(FATAL_ERROR "run_ocr_reduced.cmake: -D${var}=... is required")
   endif()
 endforeach()
 if(NOT EXISTS ${MODEL_DIR}/ppocr_keys_v1.txt)
