@@ -158,9 +158,11 @@ Status PrepareInt8(OpNode* node, bool relu, BinaryState* state) {
                         "%s: output '%s' is %s, expected INT8 or INT16 for quantized inputs", name,
                         node->outputs[0]->name.c_str(), DataTypeName(node->outputs[0]->dtype));
   // Max and Min only compare: plain integers (no parameters anywhere) run as scale 1, zero point 0.
-  const bool all_int8 = std::all_of(inputs.begin(), inputs.end(), [](const Tensor* t) { return t->dtype == DataType::kInt8; }) &&
-                        node->outputs[0]->dtype == DataType::kInt8;
-  const bool plain = all_int8 && IsVariadic(kOp) && HasNoQuantization(*node);
+  // (int8 or int16, one type throughout: ONNX integer Max/Min)
+  const DataType out_type = node->outputs[0]->dtype;
+  const bool one_type =
+      std::all_of(inputs.begin(), inputs.end(), [out_type](const Tensor* t) { return t->dtype == out_type; });
+  const bool plain = one_type && IsVariadic(kOp) && HasNoQuantization(*node);
   ActivationQuant out_q;
   std::vector<ActivationQuant> in_q(inputs.size());
   if (!plain) {
