@@ -171,7 +171,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   std::map<std::string, TensorStats> stats;
   NPURT_RETURN_IF_ERROR(Calibrate(float_model, samples, calibration, &stats));
   if (options.smooth_activations) {
-    report->smoothed_tensors = SmoothActivations(stats, graph);
+    NPURT_RETURN_IF_ERROR(SmoothActivations(stats, graph, &report->smoothed_tensors));
     if (report->smoothed_tensors > 0) {  // the rewritten tensors' ranges changed
       NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, &float_model));
       NPURT_RETURN_IF_ERROR(Calibrate(float_model, samples, calibration, &stats));

@@ -185,7 +185,7 @@ class Quantizer {
   int QuantizedConstant(int tensor);  // a float constant used as an activation
   int QuantizeNodeInput(int tensor);  // the int8 form of a float-stored tensor (QuantizeLinear, cached)
   int DequantizeNodeInput(int tensor);
-  int RequantizeToInt8(int tensor);   // the int8 form of an int16-stored tensor (cached)
+  Status RequantizeToInt8(int tensor, int* out);  // the int8 form of an int16-stored tensor (cached)
   Status QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, const QuantInfo& x,
                                 DataType x_type);
   int ScaleConstant(const std::string& base, const QuantInfo& q, DataType type, int* zero_point);
@@ -461,12 +461,15 @@ int Quantizer::DequantizeNodeInput(int tensor) {
 }
 
 // int16 -> float -> int8 (two boundary ops): exact up to the int8 rounding.
-int Quantizer::RequantizeToInt8(int tensor) {
+Status Quantizer::RequantizeToInt8(int tensor, int* out_tensor) {
   auto it = requantized_of_.find(tensor);
-  if (it != requantized_of_.end()) return it->second;
-  const int real = DequantizeNodeInput(tensor);
+  if (it != requantized_of_.end()) {
+    *out_tensor = it->second;
+    return Status::Ok();
+  }
   QuantInfo q8;
-  Int8Params(tensor, &q8);  // computed before the rewrite; cannot fail here
+  NPURT_RETURN_IF_ERROR(Int8Params(tensor, &q8));
+  const int real = DequantizeNodeInput(tensor);
   const IrTensor t = g_.tensors()[tensor];
   int zp = -1;
   const int scale = ScaleConstant(t.name + ":requantize", q8, DataType::kInt8, &zp);
@@ -479,7 +482,8 @@ int Quantizer::RequantizeToInt8(int tensor) {
   out.quant = q8;
   ++boundaries_;
   requantized_of_[tensor] = q;
-  return q;
+  *out_tensor = q;
+  return Status::Ok();
 }
 
 // Weights symmetric int8 (per channel along the plan's axis, or per tensor)
@@ -706,7 +710,7 @@ Status Quantizer::Run(QuantizeReport* report) {
           } else if (!stored_int8_[t]) {
             n.inputs[i] = QuantizeNodeInput(t);
           } else if (int16_[t] && requant_[k][i]) {
-            n.inputs[i] = RequantizeToInt8(t);
+            NPURT_RETURN_IF_ERROR(RequantizeToInt8(t, &n.inputs[i]));
           } else if (int16_[t]) {
             type = DataType::kInt16;
           }

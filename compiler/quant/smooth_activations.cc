@@ -99,7 +99,7 @@ int ScaleAlongAxis(Graph* g, int w, int axis, const std::vector<float>& factor) 
 
 }  // namespace
 
-int SmoothActivations(const std::map<std::string, TensorStats>& stats, Graph* graph) {
+Status SmoothActivations(const std::map<std::string, TensorStats>& stats, Graph* graph, int* count) {
   Graph& g = *graph;
   int smoothed = 0;
   const size_t num_tensors = g.tensors().size();
@@ -172,8 +172,8 @@ int SmoothActivations(const std::map<std::string, TensorStats>& stats, Graph* gr
     }
     ++smoothed;
   }
-  if (smoothed > 0) g.InferShapes();
-  return smoothed;
+  *count = smoothed;
+  return smoothed > 0 ? g.InferShapes() : Status::Ok();
 }
 
 }  // namespace compiler

@@ -30,12 +30,14 @@
 
 #include "compiler/ir/graph.h"
 #include "compiler/quant/calibrator.h"
+#include "runtime/core/status.h"
 
 namespace npurt {
 namespace compiler {
 
-// Returns how many tensors were smoothed. `graph` must have shapes.
-int SmoothActivations(const std::map<std::string, TensorStats>& stats, Graph* graph);
+// Sets *smoothed to how many tensors were smoothed. `graph` must have shapes;
+// an error only if shape inference fails afterwards (a bug: shapes do not change).
+Status SmoothActivations(const std::map<std::string, TensorStats>& stats, Graph* graph, int* smoothed);
 
 }  // namespace compiler
 }  // namespace npurt

@@ -127,6 +127,36 @@ inline Status ReadActivationQuant(const char* op, const Tensor& t, const char* r
   return Status::Ok();
 }
 
+// The scales of the n outputs of a constant symmetric int8 weight quantized
+// per tensor or along `axis` with n scales (Conv: axis 0, output channels;
+// Gemm/MatMul: the output-column axis). `unit` names one output in messages.
+// ConvTranspose has its own reader: its per-group scales repeat along axis 1.
+inline Status ReadWeightScales(const char* op, const Tensor& w, int axis, int64_t n, const char* unit,
+                               std::vector<float>* scales) {
+  const QuantInfo& info = w.quant;
+  NPURT_CHECK_OR_RETURN(w.constant, kModelInvalid, "%s: int8 weight '%s' must be a constant", op, w.name.c_str());
+  NPURT_CHECK_OR_RETURN(!info.empty(), kModelInvalid, "%s: weight '%s' is INT8 but has no quantization parameters", op,
+                        w.name.c_str());
+  const bool per_axis = info.axis == axis && static_cast<int64_t>(info.scale.size()) == n;
+  NPURT_CHECK_OR_RETURN(info.per_tensor() || per_axis, kModelInvalid,
+                        "%s: weight '%s' %s must be quantized per tensor or per %s (axis %d), has %zu scales along "
+                        "axis %d",
+                        op, w.name.c_str(), ShapeToString(w.shape).c_str(), unit, axis, info.scale.size(), info.axis);
+  for (int32_t zp : info.zero_point) {
+    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid,
+                          "%s: weight '%s' has zero point %d; int8 weights must be symmetric (zero point 0)", op,
+                          w.name.c_str(), zp);
+  }
+  scales->resize(static_cast<size_t>(n));
+  for (size_t j = 0; j < scales->size(); ++j) {
+    const float s = info.scale[per_axis ? j : 0];
+    NPURT_CHECK_OR_RETURN(std::isfinite(s) && s > 0.0f, kModelInvalid, "%s: weight '%s' has scale %g", op,
+                          w.name.c_str(), static_cast<double>(s));
+    (*scales)[j] = s;
+  }
+  return Status::Ok();
+}
+
 // A constant int32 bias of Conv / ConvTranspose; its QuantInfo, when present,
 // must agree with input scale x weight scale (relative 1e-5) and have zero point 0.
 inline Status CheckBiasQuant(const char* op, const Tensor& b, const std::vector<float>& acc_scale) {

@@ -151,33 +151,6 @@ Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const
 
 // ---- int8 ----
 
-// The weight scale of each of the M output channels: a constant symmetric int8
-// weight quantized per tensor or per output channel (axis 0).
-Status ReadWeightScales(const Tensor& w, int64_t maps, std::vector<float>* scales) {
-  const QuantInfo& info = w.quant;
-  NPURT_CHECK_OR_RETURN(w.constant, kModelInvalid, "Conv: int8 weight '%s' must be a constant", w.name.c_str());
-  NPURT_CHECK_OR_RETURN(!info.empty(), kModelInvalid, "Conv: weight '%s' is INT8 but has no quantization parameters",
-                        w.name.c_str());
-  const bool per_channel = info.axis == 0 && static_cast<int64_t>(info.scale.size()) == maps;
-  NPURT_CHECK_OR_RETURN(info.per_tensor() || per_channel, kModelInvalid,
-                        "Conv: weight '%s' %s must be quantized per tensor or per output channel (axis 0), has %zu "
-                        "scales along axis %d",
-                        w.name.c_str(), ShapeToString(w.shape).c_str(), info.scale.size(), info.axis);
-  for (int32_t zp : info.zero_point) {
-    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid,
-                          "Conv: weight '%s' has zero point %d; int8 weights must be symmetric (zero point 0)",
-                          w.name.c_str(), zp);
-  }
-  scales->resize(static_cast<size_t>(maps));
-  for (size_t m = 0; m < scales->size(); ++m) {
-    const float s = info.scale[per_channel ? m : 0];
-    NPURT_CHECK_OR_RETURN(std::isfinite(s) && s > 0.0f, kModelInvalid, "Conv: weight '%s' has scale %g",
-                          w.name.c_str(), static_cast<double>(s));
-    (*scales)[m] = s;
-  }
-  return Status::Ok();
-}
-
 // Computes the integer kernel's quantization parameters. With an int8 input
 // also bounds every accumulator, |bias| + max|x - zp| * sum|w|, by the int32
 // range, so the kernel's int32 arithmetic cannot overflow (int16 inputs
@@ -192,7 +165,7 @@ Status PrepareQuantizedConv(const OpNode& node, ConvState* state) {
   NPURT_RETURN_IF_ERROR(ReadActivationQuant("Conv", x, "input", &xq));
   NPURT_RETURN_IF_ERROR(ReadActivationQuant("Conv", y, "output", &yq));
   std::vector<float> w_scale;
-  NPURT_RETURN_IF_ERROR(ReadWeightScales(w, p.out_channels, &w_scale));
+  NPURT_RETURN_IF_ERROR(ReadWeightScales("Conv", w, 0, p.out_channels, "output channel", &w_scale));
   ConvQuantParams& q = state->quant;
   q.input_zero_point = xq.zero_point;
   q.acc_scale.resize(w_scale.size());

@@ -162,7 +162,7 @@ Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor*
 
 // The weight scale of each of the M output channels: a constant symmetric int8
 // weight quantized per tensor or along axis 1 (M/g or M scales, see the top).
-Status ReadWeightScales(const Tensor& w, const ConvTransposeParams& p, std::vector<float>* scales) {
+Status ReadGroupedWeightScales(const Tensor& w, const ConvTransposeParams& p, std::vector<float>* scales) {
   const QuantInfo& info = w.quant;
   NPURT_CHECK_OR_RETURN(w.constant, kModelInvalid, "ConvTranspose: int8 weight '%s' must be a constant",
                         w.name.c_str());
@@ -205,7 +205,7 @@ Status PrepareQuantizedConvTranspose(const OpNode& node, ConvTransposeState* sta
   NPURT_RETURN_IF_ERROR(ReadActivationQuant("ConvTranspose", x, "input", &xq));
   NPURT_RETURN_IF_ERROR(ReadActivationQuant("ConvTranspose", y, "output", &yq));
   std::vector<float> w_scale;
-  NPURT_RETURN_IF_ERROR(ReadWeightScales(w, p, &w_scale));
+  NPURT_RETURN_IF_ERROR(ReadGroupedWeightScales(w, p, &w_scale));
   ConvQuantParams& q = state->quant;
   q.input_zero_point = xq.zero_point;
   q.acc_scale.resize(w_scale.size());

@@ -62,32 +62,6 @@ Status CheckOperandTypes(const char* op, const Tensor* a, const Tensor* b, bool*
 
 // ---- int8 helpers ----
 
-// The scale of each of the n output columns: a constant symmetric int8 weight
-// quantized per tensor or along `axis` (n scales).
-Status ReadWeightScales(const char* op, const Tensor& w, int axis, int64_t n, std::vector<float>* scales) {
-  const QuantInfo& info = w.quant;
-  NPURT_CHECK_OR_RETURN(!info.empty(), kModelInvalid, "%s: weight '%s' is INT8 but has no quantization parameters", op,
-                        w.name.c_str());
-  const bool per_column = info.axis == axis && static_cast<int64_t>(info.scale.size()) == n;
-  NPURT_CHECK_OR_RETURN(info.per_tensor() || per_column, kModelInvalid,
-                        "%s: weight '%s' %s must be quantized per tensor or per output column (axis %d), has %zu "
-                        "scales along axis %d",
-                        op, w.name.c_str(), ShapeToString(w.shape).c_str(), axis, info.scale.size(), info.axis);
-  for (int32_t zp : info.zero_point) {
-    NPURT_CHECK_OR_RETURN(zp == 0, kModelInvalid,
-                          "%s: weight '%s' has zero point %d; int8 weights must be symmetric (zero point 0)", op,
-                          w.name.c_str(), zp);
-  }
-  scales->resize(static_cast<size_t>(n));
-  for (size_t j = 0; j < scales->size(); ++j) {
-    const float s = info.scale[per_column ? j : 0];
-    NPURT_CHECK_OR_RETURN(std::isfinite(s) && s > 0.0f, kModelInvalid, "%s: weight '%s' has scale %g", op,
-                          w.name.c_str(), static_cast<double>(s));
-    (*scales)[j] = s;
-  }
-  return Status::Ok();
-}
-
 // The largest |x - zero point| of a quantized tensor.
 int64_t MaxMagnitude(const TensorQuant& q) {
   return std::max<int64_t>(q.zero_point - q.range.min, q.range.max - q.zero_point);
@@ -178,7 +152,7 @@ Status PrepareQuantizedGemm(const OpNode& node, GemmState* state) {
   std::vector<float> b_scale;
   std::vector<int64_t> column_bound(static_cast<size_t>(p.n));  // max |sum_k (A - zp) (B - zp)| per column
   if (b.constant) {
-    NPURT_RETURN_IF_ERROR(ReadWeightScales("Gemm", b, p.trans_b ? 0 : 1, p.n, &b_scale));
+    NPURT_RETURN_IF_ERROR(ReadWeightScales("Gemm", b, p.trans_b ? 0 : 1, p.n, "output column", &b_scale));
     q.b_zero_point = 0;
     const int64_t b_row = p.trans_b ? 1 : p.n, b_col = p.trans_b ? p.k : 1;
     const int8_t* weights = b.as<int8_t>();
@@ -367,7 +341,7 @@ Status PrepareQuantizedMatMul(const OpNode& node, MatMulState* state) {
                           "MatMul: 1-D weight '%s' has %zu scales; a vector B can only be quantized per tensor",
                           b.name.c_str(), b.quant.scale.size());
     std::vector<float> b_scale;
-    NPURT_RETURN_IF_ERROR(ReadWeightScales("MatMul", b, b.rank() - 1, p.n, &b_scale));
+    NPURT_RETURN_IF_ERROR(ReadWeightScales("MatMul", b, b.rank() - 1, p.n, "output column", &b_scale));
     for (size_t j = 0; j < b_scale.size(); ++j) q.acc_scale[j] = aq.scale * b_scale[j];
     q.b_zero_point = 0;
     const int64_t matrices = b.num_elements() / (p.k * p.n);

@@ -26,6 +26,13 @@ std::vector<float> Random(std::mt19937* rng, size_t n, float lo, float hi) {
   return v;
 }
 
+int Smooth(const std::map<std::string, TensorStats>& stats, Graph* g) {
+  int count = -1;
+  const Status s = SmoothActivations(stats, g, &count);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return count;
+}
+
 // x[1,2,5,5] -> conv0 (2->3, Relu) -> t0 -> Mul(t0, a) -> Add(., b) -> t1 -> conv1 3x3 pad 1 -> y.
 // t0 is read by the Mul only (not a Conv): not smoothed. t1 is written by the affine pair and read by
 // conv1 alone: smoothed. With `extra_reader`, t1 is also a graph output: left alone.
@@ -79,7 +86,7 @@ TEST(SmoothActivations, AffinePairIsRescaledExactlyWithHandComputedFactors) {
   stats["t1"].channel_absmax = {16.0f, 0.25f, 0.0f};  // loud, quiet, and never seen (s = 1)
   std::vector<uint8_t> before, after;
   ASSERT_TRUE(EmitModel(g, EmitOptions(), &before).ok());
-  EXPECT_EQ(SmoothActivations(stats, &g), 1);
+  EXPECT_EQ(Smooth(stats, &g), 1);
   ASSERT_TRUE(EmitModel(g, EmitOptions(), &after).ok());
 
   // s_k = sqrt(max|X_k| / max|W_k|): conv1's input channel k is multiplied by s_k.
@@ -122,7 +129,7 @@ TEST(SmoothActivations, ConvWithReluProducerAbsorbsTheFactors) {
   stats["t0"].channel_absmax = {100.0f, 0.01f, 1.0f};
   std::vector<uint8_t> before, after;
   ASSERT_TRUE(EmitModel(g, EmitOptions(), &before).ok());
-  EXPECT_EQ(SmoothActivations(stats, &g), 1);
+  EXPECT_EQ(Smooth(stats, &g), 1);
   ASSERT_TRUE(EmitModel(g, EmitOptions(), &after).ok());
   const std::vector<float> xv = Random(&rng, 32, -3.0f, 3.0f);
   const auto want = testing::RunModelFile(before, {xv});
@@ -135,9 +142,9 @@ TEST(SmoothActivations, LeavesGraphOutputsNonConvReadersAndMissingStatsAlone) {
   Graph g = AffineThenConv(true);  // t1 is also a graph output
   std::map<std::string, TensorStats> stats;
   stats["t1"].channel_absmax = {16.0f, 0.25f, 1.0f};
-  EXPECT_EQ(SmoothActivations(stats, &g), 0);
+  EXPECT_EQ(Smooth(stats, &g), 0);
   Graph h = AffineThenConv(false);
-  EXPECT_EQ(SmoothActivations({}, &h), 0);  // no per-channel statistics
+  EXPECT_EQ(Smooth({}, &h), 0);  // no per-channel statistics
 }
 
 }  // namespace
