@@ -185,6 +185,8 @@ class Quantizer {
   int QuantizedConstant(int tensor);  // a float constant used as an activation
   int QuantizeNodeInput(int tensor);  // the int8 form of a float-stored tensor (QuantizeLinear, cached)
   int DequantizeNodeInput(int tensor);
+  int AddBoundary(const char* op, int input, int source, const std::string& role, const QuantInfo& q,
+                  DataType zp_type, DataType out_type, const char* suffix);
   Status RequantizeToInt8(int tensor, int* out);  // the int8 form of an int16-stored tensor (cached)
   Status QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, const QuantInfo& x,
                                 DataType x_type);
@@ -424,20 +426,29 @@ int Quantizer::QuantizedConstant(int tensor) {
   return c;
 }
 
+// A QuantizeLinear / DequantizeLinear node reading `input` with parameters `q`; its output
+// (`out_type`, named after `name` + `suffix`, shaped like `name`'s tensor) is returned.
+int Quantizer::AddBoundary(const char* op, int input, int source, const std::string& role, const QuantInfo& q,
+                           DataType zp_type, DataType out_type, const char* suffix) {
+  const IrTensor t = g_.tensors()[source];
+  int zp = -1;
+  const int scale = ScaleConstant(t.name + ":" + role, q, zp_type, &zp);
+  const int b = g_.AddNode(op, {input, scale, zp}, {}, 1, t.name + ":" + role);
+  IrTensor& out = g_.tensors()[b];
+  out.name = UniqueTensorName(g_, t.name + suffix);
+  out.shape = t.shape;
+  out.has_shape = true;
+  out.dtype = out_type;
+  if (out_type != DataType::kFloat32) out.quant = q;
+  ++boundaries_;
+  return b;
+}
+
 int Quantizer::QuantizeNodeInput(int tensor) {
   auto it = quantized_of_.find(tensor);
   if (it != quantized_of_.end()) return it->second;
-  const IrTensor t = g_.tensors()[tensor];
-  int zp = -1;
-  const int scale = ScaleConstant(t.name + ":quantize", params_[tensor], DataType::kInt8, &zp);
-  const int q = g_.AddNode("QuantizeLinear", {tensor, scale, zp}, {}, 1, t.name + ":quantize");
-  IrTensor& out = g_.tensors()[q];
-  out.name = UniqueTensorName(g_, t.name + ":int8");
-  out.shape = t.shape;
-  out.has_shape = true;
-  out.dtype = DataType::kInt8;
-  out.quant = params_[tensor];
-  ++boundaries_;
+  const int q = AddBoundary("QuantizeLinear", tensor, tensor, "quantize", params_[tensor], DataType::kInt8,
+                            DataType::kInt8, ":int8");
   quantized_of_[tensor] = q;
   return q;
 }
@@ -445,17 +456,9 @@ int Quantizer::QuantizeNodeInput(int tensor) {
 int Quantizer::DequantizeNodeInput(int tensor) {
   auto it = dequantized_of_.find(tensor);
   if (it != dequantized_of_.end()) return it->second;
-  const IrTensor t = g_.tensors()[tensor];
-  int zp = -1;
   const DataType type = int16_[tensor] ? DataType::kInt16 : DataType::kInt8;
-  const int scale = ScaleConstant(t.name + ":dequantize", params_[tensor], type, &zp);
-  const int d = g_.AddNode("DequantizeLinear", {tensor, scale, zp}, {}, 1, t.name + ":dequantize");
-  IrTensor& out = g_.tensors()[d];
-  out.name = UniqueTensorName(g_, t.name + ":float");
-  out.shape = t.shape;
-  out.has_shape = true;
-  out.dtype = DataType::kFloat32;
-  ++boundaries_;
+  const int d = AddBoundary("DequantizeLinear", tensor, tensor, "dequantize", params_[tensor], type,
+                            DataType::kFloat32, ":float");
   dequantized_of_[tensor] = d;
   return d;
 }
@@ -463,26 +466,15 @@ int Quantizer::DequantizeNodeInput(int tensor) {
 // int16 -> float -> int8 (two boundary ops): exact up to the int8 rounding.
 Status Quantizer::RequantizeToInt8(int tensor, int* out_tensor) {
   auto it = requantized_of_.find(tensor);
-  if (it != requantized_of_.end()) {
-    *out_tensor = it->second;
-    return Status::Ok();
+  if (it == requantized_of_.end()) {
+    QuantInfo q8;
+    NPURT_RETURN_IF_ERROR(Int8Params(tensor, &q8));
+    const int real = DequantizeNodeInput(tensor);
+    const int q = AddBoundary("QuantizeLinear", real, tensor, "requantize", q8, DataType::kInt8, DataType::kInt8,
+                              ":int8");
+    it = requantized_of_.emplace(tensor, q).first;
   }
-  QuantInfo q8;
-  NPURT_RETURN_IF_ERROR(Int8Params(tensor, &q8));
-  const int real = DequantizeNodeInput(tensor);
-  const IrTensor t = g_.tensors()[tensor];
-  int zp = -1;
-  const int scale = ScaleConstant(t.name + ":requantize", q8, DataType::kInt8, &zp);
-  const int q = g_.AddNode("QuantizeLinear", {real, scale, zp}, {}, 1, t.name + ":requantize");
-  IrTensor& out = g_.tensors()[q];
-  out.name = UniqueTensorName(g_, t.name + ":int8");
-  out.shape = t.shape;
-  out.has_shape = true;
-  out.dtype = DataType::kInt8;
-  out.quant = q8;
-  ++boundaries_;
-  requantized_of_[tensor] = q;
-  *out_tensor = q;
+  *out_tensor = it->second;
   return Status::Ok();
 }
 

@@ -14,19 +14,14 @@
 #include <vector>
 
 #include "runtime/kernels/ref/quantize.h"
+#include "tests/ops/int8_oracle.h"
 #include "tests/ops/op_runner.h"
 
 namespace npurt {
 namespace {
 
 using testing::OpRunner;
-
-QuantInfo PerTensor(float scale, int32_t zero_point = 0) {
-  QuantInfo q;
-  q.scale = {scale};
-  q.zero_point = {zero_point};
-  return q;
-}
+using testing::PerTensor;
 
 // A quantized activation of either width: codes (as int32) and parameters.
 struct Activation {
