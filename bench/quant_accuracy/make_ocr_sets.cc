@@ -433,6 +433,17 @@ bool WriteDetPart(const std::string& dir, const std::string& part, int pages, co
     std::string name = photos[i];
     name = "photo_" + name.substr(0, name.find_last_of('.'));
     if (!write(photo, name, path)) return false;
+    if (part != "calib") continue;
+    // Camera photos are often shaken or out of focus, and blur changes a detector's activation ranges
+    // (flat, low-contrast strokes): the calibration photos come sharp, shaken and defocused. Fixed
+    // strengths and angles, so no random number is drawn (the other sets stay as they were).
+    const int extent = std::max(photo.width, photo.height);
+    Image shaken = photo;
+    MotionBlur(&shaken, std::max(3, extent / 40), 20.0 * static_cast<double>(i));
+    if (!write(shaken, name + "_motion", path)) return false;
+    Image defocused = photo;
+    BoxBlur(&defocused, std::max(2, extent / 120));
+    if (!write(defocused, name + "_defocus", path)) return false;
   }
   return true;
 }
@@ -557,7 +568,7 @@ int Main(int argc, char** argv) {
       "(1x3x48x192), det: %d + %zu eval and %d + %zu "
       "calib images (%dx%d) in %s\n",
       options.rec_eval, options.rec_calib, options.rec_width, options.cls_eval, options.cls_calib,
-      options.det_eval_pages, std::size(kEvalPhotos), options.det_calib_pages, std::size(kCalibPhotos),
+      options.det_eval_pages, std::size(kEvalPhotos), options.det_calib_pages, 3 * std::size(kCalibPhotos),
       options.det_size, options.det_size, options.out.c_str());
   return 0;
 }

@@ -139,4 +139,26 @@ void BoxBlur(ppocr::Image* image, int passes) {
   }
 }
 
+void MotionBlur(ppocr::Image* image, int length, double angle_degrees) {
+  if (length < 2) return;
+  const double radians = angle_degrees * 3.14159265358979323846 / 180.0;
+  std::vector<int> dx(static_cast<size_t>(length)), dy(dx.size());
+  for (int i = 0; i < length; ++i) {
+    const double t = i - (length - 1) / 2.0;
+    dx[static_cast<size_t>(i)] = static_cast<int>(std::lround(t * std::cos(radians)));
+    dy[static_cast<size_t>(i)] = static_cast<int>(std::lround(t * std::sin(radians)));
+  }
+  const ppocr::Image src = *image;
+  for (int y = 0; y < src.height; ++y) {
+    for (int x = 0; x < src.width; ++x) {
+      int sum[3] = {0, 0, 0};
+      for (size_t i = 0; i < dx.size(); ++i) {
+        const uint8_t* q = src.pixel(std::clamp(x + dx[i], 0, src.width - 1), std::clamp(y + dy[i], 0, src.height - 1));
+        for (int c = 0; c < 3; ++c) sum[c] += q[c];
+      }
+      for (int c = 0; c < 3; ++c) image->pixel(x, y)[c] = static_cast<uint8_t>((sum[c] + length / 2) / length);
+    }
+  }
+}
+
 }  // namespace quant_accuracy

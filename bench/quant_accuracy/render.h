@@ -71,4 +71,8 @@ void AddNoise(ppocr::Image* image, int amplitude, Rng* rng);
 // 3x3 box blur, `passes` times (edges replicated).
 void BoxBlur(ppocr::Image* image, int passes);
 
+// Camera shake: the mean of `length` copies shifted along the direction
+// `angle_degrees` (0: horizontal), centred (edges replicated).
+void MotionBlur(ppocr::Image* image, int length, double angle_degrees);
+
 }  // namespace quant_accuracy

@@ -59,10 +59,10 @@ Absorber FindAbsorber(const Graph& g, const GraphIndex& index, int x, int64_t ch
     return a;
   }
   if (n.op_type == "Conv" && n.outputs.size() == 1) {
+    // Any group: output channel k's weights and bias are its own, so dividing them by s_k is exact.
     std::string activation;
-    int64_t group = 1;
     if (!n.attrs.GetString("activation", "", &activation).ok() || !(activation.empty() || activation == "Relu")) return a;
-    if (!n.attrs.GetInt("group", 1, &group).ok() || group != 1 || !IsConstantTensor(g, n.inputs[1])) return a;
+    if (!IsConstantTensor(g, n.inputs[1])) return a;
     if (n.inputs.size() > 2 && n.inputs[2] >= 0 && !IsConstantTensor(g, n.inputs[2])) return a;
     a.kind = Absorber::kConv;
     a.conv = p;

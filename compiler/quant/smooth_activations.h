@@ -18,7 +18,7 @@
 //     read by that Add alone:  a_k / s_k and b_k / s_k (the LCNet "learnable
 //     affine" after an activation);
 //   - Mul(y, a) with a constant a: a_k / s_k;
-//   - Conv without activation or with Relu (positively homogeneous): its
+//   - Conv (any group) without activation or with Relu (positively homogeneous): its
 //     weights and bias of output channel k divided by s_k.
 // Constants become per-channel [1, C, 1, 1] tensors (fresh names; the old ones
 // stay for other readers). The caller recalibrates afterwards: the ranges of

@@ -138,6 +138,44 @@ TEST(SmoothActivations, ConvWithReluProducerAbsorbsTheFactors) {
   for (size_t i = 0; i < want[0].size(); ++i) EXPECT_NEAR(got[0][i], want[0][i], 1e-4f * (1.0f + std::fabs(want[0][i])));
 }
 
+TEST(SmoothActivations, DepthwiseProducerAbsorbsTheFactorsPerOutputChannel) {
+  // A stride-2 depthwise conv without activation (PP-LCNetV3's downsampling) feeding a pointwise conv:
+  // output channel k of the depthwise conv is its own, so its weights and bias take 1 / s_k.
+  std::mt19937 rng(11);
+  Graph g;
+  const int x = g.AddTensor("x", {1, 3, 6, 6}, DataType::kFloat32);
+  g.AddInput(x);
+  Attributes dw;
+  dw.SetInt("group", 3);
+  dw.SetInts("strides", {2, 2});
+  dw.SetInts("pads", {1, 1, 1, 1});
+  const int t0 = g.AddNode("Conv",
+                           {x, g.AddFloatConstant("w0", {3, 1, 3, 3}, Random(&rng, 27, -1.0f, 1.0f)),
+                            g.AddFloatConstant("b0", {3}, {0.5f, -0.2f, 0.1f})},
+                           dw, 1, "dw");
+  g.tensors()[t0].name = "t0";
+  const int y = g.AddNode("Conv", {t0, g.AddFloatConstant("w1", {2, 3, 1, 1}, {0.5f, -1.0f, 0.25f, 2.0f, 0.125f, -0.5f})},
+                          {}, 1, "pw");
+  g.AddOutput(y);
+  ASSERT_TRUE(g.InferShapes().ok());
+  std::map<std::string, TensorStats> stats;
+  stats["t0"].channel_absmax = {50.0f, 0.02f, 2.0f};
+  std::vector<uint8_t> before, after;
+  ASSERT_TRUE(EmitModel(g, EmitOptions(), &before).ok());
+  EXPECT_EQ(Smooth(stats, &g), 1);
+  ASSERT_TRUE(EmitModel(g, EmitOptions(), &after).ok());
+  // max|W_k| of pw's input columns: 2, 1, 0.5; s_k = sqrt(max|X_k| / max|W_k|) = 5, 0.1414, 2.
+  const std::vector<float> w_after = WeightColumnMax(g, "pw");
+  EXPECT_NEAR(w_after[0], 2.0f * 5.0f, 1e-4f);
+  EXPECT_NEAR(w_after[1], 1.0f * std::sqrt(0.02f), 1e-5f);
+  EXPECT_NEAR(w_after[2], 0.5f * 2.0f, 1e-5f);
+  const std::vector<float> xv = Random(&rng, 108, -3.0f, 3.0f);
+  const auto want = testing::RunModelFile(before, {xv});
+  const auto got = testing::RunModelFile(after, {xv});
+  ASSERT_EQ(got.size(), 1u);
+  for (size_t i = 0; i < want[0].size(); ++i) EXPECT_NEAR(got[0][i], want[0][i], 1e-4f * (1.0f + std::fabs(want[0][i])));
+}
+
 TEST(SmoothActivations, LeavesGraphOutputsNonConvReadersAndMissingStatsAlone) {
   Graph g = AffineThenConv(true);  // t1 is also a graph output
   std::map<std::string, TensorStats> stats;
