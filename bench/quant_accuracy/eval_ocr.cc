@@ -233,20 +233,24 @@ void PrintTimes(const ModelPair& models, int n) {
               models.q8_ms / std::max(n, 1));
 }
 
+// Reports a problem with the inputs (not a failed threshold) and returns the exit code for it.
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  return 2;
+}
+
 int EvalRec(const Options& o, Checks* checks) {
   std::string error;
   ppocr::CharTable table;
   ModelPair models;
   if (o.keys.empty()) error = "rec needs --keys ppocr_keys_v1.txt";
   if (!error.empty() || !table.Load(o.keys, &error) || !models.Load(o, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 2;
+    return Fail(error);
   }
   const std::string labels = o.set_dir + "/labels.tsv";
   std::vector<std::vector<std::string>> rows = ReadTsv(labels, &error);
   if (!error.empty() || !SelectRows(&rows, o.limit, 2, labels, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 2;
+    return Fail(error);
   }
   int fp_exact = 0, q8_exact = 0, agree = 0;
   long fp_edits = 0, q8_edits = 0, ref_chars = 0;
@@ -257,8 +261,7 @@ int EvalRec(const Options& o, Checks* checks) {
     if (!ReadLineInput(NpyOf(o.set_dir, row[0]), models.fp, &x, &error) ||
         !models.Run(x.data(), x.size() * sizeof(float), RKNN_TENSOR_FLOAT32, RKNN_TENSOR_NCHW, &fp_out, &q8_out,
                     &error)) {
-      std::fprintf(stderr, "error: %s: %s\n", row[0].c_str(), error.c_str());
-      return 2;
+      return Fail(row[0] + ": " + error);
     }
     const int steps = static_cast<int>(fp_out.size()) / table.num_classes();
     const std::string fp_text = ScoredText(ppocr::CtcGreedyDecode(fp_out.data(), steps, table).text, o.ignore_space);
@@ -308,18 +311,15 @@ int EvalCls(const Options& o, Checks* checks) {
   std::string error;
   ModelPair models;
   if (!models.Load(o, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 2;
+    return Fail(error);
   }
   if (models.fp.output_attr().n_elems != 2) {
-    std::fprintf(stderr, "error: cls: expected two output classes (0 and 180 degrees)\n");
-    return 2;
+    return Fail("cls: expected two output classes (0 and 180 degrees)");
   }
   const std::string labels = o.set_dir + "/labels.tsv";
   std::vector<std::vector<std::string>> rows = ReadTsv(labels, &error);
   if (!error.empty() || !SelectRows(&rows, o.limit, 2, labels, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 2;
+    return Fail(error);
   }
   int fp_right = 0, q8_right = 0, agree = 0;
   double max_prob_diff = 0.0;
@@ -330,8 +330,7 @@ int EvalCls(const Options& o, Checks* checks) {
     if (!ReadLineInput(NpyOf(o.set_dir, row[0]), models.fp, &x, &error) ||
         !models.Run(x.data(), x.size() * sizeof(float), RKNN_TENSOR_FLOAT32, RKNN_TENSOR_NCHW, &fp_out, &q8_out,
                     &error)) {
-      std::fprintf(stderr, "error: %s: %s\n", row[0].c_str(), error.c_str());
-      return 2;
+      return Fail(row[0] + ": " + error);
     }
     const bool fp_rot = fp_out[1] > fp_out[0],
                q8_rot = q8_out[1] > q8_out[0];  // class 1: 180 degrees
@@ -405,21 +404,16 @@ int EvalDet(const Options& o, Checks* checks) {
   std::string error;
   ModelPair models;
   if (!models.Load(o, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 2;
+    return Fail(error);
   }
   const int in_w = models.fp.input_width(), in_h = models.fp.input_height();
   if (models.fp.output_attr().n_elems != static_cast<uint32_t>(in_w * in_h)) {
-    std::fprintf(stderr,
-                 "error: det: expected a one-channel probability map "
-                 "of the input's size\n");
-    return 2;
+    return Fail("det: expected a one-channel probability map of the input's size");
   }
   const std::string labels = o.set_dir + "/labels.tsv";
   std::vector<std::vector<std::string>> rows = ReadTsv(labels, &error);
   if (!error.empty() || !SelectRows(&rows, o.limit, 4, labels, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 2;
+    return Fail(error);
   }
   const ppocr::DbParams db;
   int fp_boxes = 0, q8_boxes = 0, matched = 0;
@@ -430,20 +424,16 @@ int EvalDet(const Options& o, Checks* checks) {
   for (const std::vector<std::string>& row : rows) {
     ppocr::Image image;
     if (!ppocr::LoadImage(o.set_dir + "/" + row[0], &image, &error)) {
-      std::fprintf(stderr, "error: %s\n", error.c_str());
-      return 2;
+      return Fail(error);
     }
     if (image.width != in_w || image.height != in_h) {
-      std::fprintf(stderr,
-                   "error: %s is %dx%d, the model input %dx%d (make_ocr_sets "
-                   "--det-size)\n",
-                   row[0].c_str(), image.width, image.height, in_w, in_h);
-      return 2;
+      return Fail(row[0] + " is " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                  ", the model input " + std::to_string(in_w) + "x" + std::to_string(in_h) +
+                  " (make_ocr_sets --det-size)");
     }
     if (!models.Run(image.rgb.data(), image.rgb.size(), RKNN_TENSOR_UINT8, RKNN_TENSOR_NHWC, &fp_out, &q8_out,
                     &error)) {
-      std::fprintf(stderr, "error: %s: %s\n", row[0].c_str(), error.c_str());
-      return 2;
+      return Fail(row[0] + ": " + error);
     }
     const int valid_w = std::clamp(std::atoi(row[2].c_str()), 1, in_w);
     const int valid_h = std::clamp(std::atoi(row[3].c_str()), 1, in_h);

@@ -93,7 +93,7 @@ inline Status ExpectSameQuant(const char* op, const Tensor& in, const Tensor& ou
 // activations in int16: an op whose output type differs from its first
 // input's carries the attribute output_type = "INT8" or "INT16" (set by the
 // compiler); without it the output takes the input's type. Only the ops that
-// compute through the real value (Conv, Gemm, MatMul, element-wise and
+// compute through the real value (Conv, ConvTranspose, Gemm, MatMul, element-wise and
 // lookup ops) accept it.
 inline Status QuantizedOutputType(const char* op, const Attributes& attrs, DataType input_type, DataType* out) {
   std::string name;
@@ -107,6 +107,28 @@ inline Status QuantizedOutputType(const char* op, const Attributes& attrs, DataT
   } else {
     return NPURT_ERROR(kModelInvalid, "%s: output_type '%s', expected INT8 or INT16", op, name.c_str());
   }
+  return Status::Ok();
+}
+
+// The operand types of Conv and ConvTranspose: float32 x, W and B, or a
+// quantized x (int8 or int16) with an int8 W and an int32 B; *quantized says
+// which. `w` and `b` may be nullptr (missing inputs; only `b` is optional).
+inline Status CheckConvOperandTypes(const char* op, const Tensor* x, const Tensor* w, const Tensor* b,
+                                    bool* quantized) {
+  *quantized = x != nullptr && IsQuantizedActivationType(x->dtype);
+  if (!*quantized) {
+    NPURT_RETURN_IF_ERROR(ExpectInputType(op, x, DataType::kFloat32, 0));
+    NPURT_RETURN_IF_ERROR(ExpectInputType(op, w, DataType::kFloat32, 1));
+    if (b != nullptr) NPURT_RETURN_IF_ERROR(ExpectInputType(op, b, DataType::kFloat32, 2));
+    return Status::Ok();
+  }
+  NPURT_CHECK_OR_RETURN(w != nullptr, kModelInvalid, "%s: input 1 is missing", op);
+  NPURT_CHECK_OR_RETURN(w->dtype == DataType::kInt8, kModelInvalid,
+                        "%s: input '%s' is %s but weight '%s' is %s (a quantized %s needs int8 weights)", op,
+                        x->name.c_str(), DataTypeName(x->dtype), w->name.c_str(), DataTypeName(w->dtype), op);
+  NPURT_CHECK_OR_RETURN(b == nullptr || b->dtype == DataType::kInt32, kModelInvalid,
+                        "%s: bias '%s' of a quantized %s is %s, expected INT32", op, b->name.c_str(), op,
+                        DataTypeName(b->dtype));
   return Status::Ok();
 }
 

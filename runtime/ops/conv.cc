@@ -3,10 +3,11 @@
 // activation that the compiler's fusion pass folds in (attributes `activation`,
 // `activation_params`; see kernels/ref/fused_activation.h).
 //
-// Float32, or int8 (contract in kernels/ref/quantize.h): int8 or int16 input
-// and output (chosen independently, see QuantizedOutputType) quantized per tensor, a constant symmetric int8 weight quantized per tensor
-// or per output channel (axis 0), an optional constant int32 bias whose real
-// value is bias[m] * input scale * weight scale[m].
+// Float32, or quantized (contract in kernels/ref/quantize.h): int8 or int16
+// input and output (chosen independently, see QuantizedOutputType) quantized
+// per tensor, a constant symmetric int8 weight quantized per tensor or per
+// output channel (axis 0), an optional constant int32 bias whose real value is
+// bias[m] * input scale * weight scale[m].
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -26,33 +27,14 @@ namespace {
 struct ConvState : OpState {
   ConvParams params;
   bool quantized = false;
-  ConvQuantParams quant;  // int8 only
+  ConvQuantParams quant;  // quantized only
 };
-
-// Float32 (x, W, B) or quantized (x int8/int16, W int8, B int32); *quantized says which.
-Status CheckConvTypes(const Tensor* x, const Tensor* w, const Tensor* b, bool* quantized) {
-  *quantized = x != nullptr && IsQuantizedActivationType(x->dtype);
-  if (!*quantized) {
-    NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", x, DataType::kFloat32, 0));
-    NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", w, DataType::kFloat32, 1));
-    if (b != nullptr) NPURT_RETURN_IF_ERROR(ExpectInputType("Conv", b, DataType::kFloat32, 2));
-    return Status::Ok();
-  }
-  NPURT_CHECK_OR_RETURN(w != nullptr, kModelInvalid, "Conv: input 1 is missing");
-  NPURT_CHECK_OR_RETURN(w->dtype == DataType::kInt8, kModelInvalid,
-                        "Conv: input '%s' is %s but weight '%s' is %s (a quantized Conv needs int8 weights)",
-                        x->name.c_str(), DataTypeName(x->dtype), w->name.c_str(), DataTypeName(w->dtype));
-  NPURT_CHECK_OR_RETURN(b == nullptr || b->dtype == DataType::kInt32, kModelInvalid,
-                        "Conv: bias '%s' of an int8 Conv is %s, expected INT32", b->name.c_str(),
-                        DataTypeName(b->dtype));
-  return Status::Ok();
-}
 
 // Validates the node and computes the kernel params and the output shape; infer
 // and prepare both use it so they cannot disagree.
 Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const Tensor* b, ConvParams* p,
                 Shape* out_shape, bool* quantized) {
-  NPURT_RETURN_IF_ERROR(CheckConvTypes(x, w, b, quantized));
+  NPURT_RETURN_IF_ERROR(CheckConvOperandTypes("Conv", x, w, b, quantized));
   const int rank = x->rank();
   NPURT_CHECK_OR_RETURN(rank >= 3 && rank <= 5, kModelInvalid, "Conv: input rank %d, expected 3 to 5", rank);
   NPURT_CHECK_OR_RETURN(w->rank() == rank, kModelInvalid, "Conv: weight rank %d differs from input rank %d", w->rank(),

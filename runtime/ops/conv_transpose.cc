@@ -8,8 +8,9 @@
 // otherwise (SAME_LOWER, and an explicit output_shape without auto_pad, where
 // ONNX Runtime 1.30 agrees).
 //
-// Float32, or int8 (contract in kernels/ref/quantize.h): int8 input and output
-// quantized per tensor, a constant symmetric int8 weight [C, M/g, k...]
+// Float32, or quantized (contract in kernels/ref/quantize.h): int8 or int16
+// input and output (chosen independently, see QuantizedOutputType) quantized
+// per tensor, a constant symmetric int8 weight [C, M/g, k...]
 // quantized per tensor or per channel along axis 1, an optional constant int32
 // bias whose real value is bias[m] * input scale * weight scale of output
 // channel m. Along axis 1 the weight holds M/g scales, one per channel of a
@@ -35,33 +36,13 @@ namespace {
 struct ConvTransposeState : OpState {
   ConvTransposeParams params;
   bool quantized = false;
-  ConvQuantParams quant;  // int8 only
+  ConvQuantParams quant;  // quantized only
 };
-
-// Float32 (x, W, B) or int8 (x, W int8, B int32); *quantized says which.
-Status CheckConvTransposeTypes(const Tensor* x, const Tensor* w, const Tensor* b, bool* quantized) {
-  *quantized = x != nullptr && x->dtype == DataType::kInt8;
-  if (!*quantized) {
-    NPURT_RETURN_IF_ERROR(ExpectInputType("ConvTranspose", x, DataType::kFloat32, 0));
-    NPURT_RETURN_IF_ERROR(ExpectInputType("ConvTranspose", w, DataType::kFloat32, 1));
-    if (b != nullptr) NPURT_RETURN_IF_ERROR(ExpectInputType("ConvTranspose", b, DataType::kFloat32, 2));
-    return Status::Ok();
-  }
-  NPURT_CHECK_OR_RETURN(w != nullptr, kModelInvalid, "ConvTranspose: input 1 is missing");
-  NPURT_CHECK_OR_RETURN(w->dtype == DataType::kInt8, kModelInvalid,
-                        "ConvTranspose: input '%s' is INT8 but weight '%s' is %s (an int8 ConvTranspose needs int8 "
-                        "weights)",
-                        x->name.c_str(), w->name.c_str(), DataTypeName(w->dtype));
-  NPURT_CHECK_OR_RETURN(b == nullptr || b->dtype == DataType::kInt32, kModelInvalid,
-                        "ConvTranspose: bias '%s' of an int8 ConvTranspose is %s, expected INT32", b->name.c_str(),
-                        DataTypeName(b->dtype));
-  return Status::Ok();
-}
 
 // Validates the node and computes the kernel params and the output shape (shared by infer and prepare).
 Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor* w, const Tensor* b,
                          ConvTransposeParams* p, Shape* out_shape, bool* quantized) {
-  NPURT_RETURN_IF_ERROR(CheckConvTransposeTypes(x, w, b, quantized));
+  NPURT_RETURN_IF_ERROR(CheckConvOperandTypes("ConvTranspose", x, w, b, quantized));
   const int rank = x->rank();
   NPURT_CHECK_OR_RETURN(rank >= 3 && rank <= 5, kModelInvalid, "ConvTranspose: input rank %d, expected 3 to 5", rank);
   NPURT_CHECK_OR_RETURN(w->rank() == rank, kModelInvalid, "ConvTranspose: weight rank %d differs from input rank %d",
@@ -192,9 +173,10 @@ Status ReadGroupedWeightScales(const Tensor& w, const ConvTransposeParams& p, st
   return Status::Ok();
 }
 
-// Computes the int8 kernel's quantization parameters. Also bounds every
-// accumulator, |bias| + max|x - zp| * sum|w| over the output channel's weights,
-// by the int32 range, so the kernel's int32 arithmetic cannot overflow.
+// Computes the integer kernel's quantization parameters. With an int8 input
+// also bounds every accumulator, |bias| + max|x - zp| * sum|w| over the output
+// channel's weights, by the int32 range, so the kernel's int32 arithmetic
+// cannot overflow (int16 inputs accumulate in int64).
 Status PrepareQuantizedConvTranspose(const OpNode& node, ConvTransposeState* state) {
   const Tensor& x = *node.inputs[0];
   const Tensor& w = *node.inputs[1];
@@ -216,6 +198,7 @@ Status PrepareQuantizedConvTranspose(const OpNode& node, ConvTransposeState* sta
   q.output_max = static_cast<int32_t>(yq.range.max);
   if (b != nullptr) NPURT_RETURN_IF_ERROR(CheckBiasQuant("ConvTranspose", *b, q.acc_scale));
 
+  if (x.dtype != DataType::kInt8) return Status::Ok();
   const int64_t max_input = std::max<int64_t>(xq.zero_point - xq.range.min, xq.range.max - xq.zero_point);
   const int64_t group_in = p.in_channels / p.groups, group_out = p.out_channels / p.groups;
   const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
@@ -246,7 +229,8 @@ Status ConvTransposeInfer(const Attributes& attrs, const std::vector<const Tenso
   bool quantized = false;
   NPURT_RETURN_IF_ERROR(PlanConvTranspose(attrs, in(0), in(1), in(2), &params, &shape, &quantized));
   (*outputs)[0].shape = shape;
-  (*outputs)[0].dtype = quantized ? DataType::kInt8 : DataType::kFloat32;
+  (*outputs)[0].dtype = DataType::kFloat32;
+  if (quantized) NPURT_RETURN_IF_ERROR(QuantizedOutputType("ConvTranspose", attrs, in(0)->dtype, &(*outputs)[0].dtype));
   return Status::Ok();
 }
 
@@ -264,8 +248,9 @@ Status ConvTransposeEval(OpNode* node) {
   const ConvTransposeState* state = node->state_as<ConvTransposeState>();
   const Tensor* bias = node->input(2);
   if (state->quantized) {
-    s8_conv_transpose__ref(state->params, state->quant, node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
-                           bias != nullptr ? bias->as<int32_t>() : nullptr, node->outputs[0]->as<int8_t>());
+    quantized_conv_transpose__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
+                                  node->inputs[1]->as<int8_t>(), bias != nullptr ? bias->as<int32_t>() : nullptr,
+                                  node->outputs[0]->dtype, node->outputs[0]->data);
     return Status::Ok();
   }
   f32_conv_transpose__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),

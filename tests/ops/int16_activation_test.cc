@@ -1,4 +1,4 @@
-// int16 activations (the hybrid scheme): Conv, MatMul, Gemm, element-wise and
+// int16 activations (the hybrid scheme): Conv, ConvTranspose, MatMul, Gemm, element-wise and
 // lookup ops with int16 inputs and/or outputs (the `output_type` attribute),
 // each against the float op on the dequantized inputs, its result quantized
 // with the output's parameters: within one step everywhere, exact almost
@@ -188,6 +188,68 @@ TEST(Int16Activation, ConvAgainstFloatOracleForEveryTypeMix) {
     }
   }
   EXPECT_EQ(cases, 24);
+}
+
+TEST(Int16Activation, ConvTransposeAgainstFloatOracleForEveryTypeMix) {
+  // Weights [C, M/g, k, k], symmetric int8 per output channel along axis 1 (M/g scales, shared by the groups).
+  std::mt19937 rng(61);
+  const DataType types[] = {DataType::kInt8, DataType::kInt16};
+  int cases = 0;
+  for (DataType in_type : types) {
+    for (DataType out_type : types) {
+      for (int trial = 0; trial < 3; ++trial) {
+        const bool depthwise = trial == 2;
+        const int64_t c = 3 + trial, h = 4 + trial, w = 5 + trial;
+        const int64_t group = depthwise ? c : 1;
+        const int64_t per_group = depthwise ? 1 : 2 + trial;  // M / g
+        const int64_t k = 2 + trial % 2;
+        const Activation x = RandomActivation(&rng, in_type, {1, c, h, w}, in_type == DataType::kInt16 ? 1e-4f : 0.02f);
+        const Shape w_shape = {c, per_group, k, k};
+        std::vector<int8_t> codes(static_cast<size_t>(NumElements(w_shape)));
+        std::vector<float> real(codes.size());
+        QuantInfo wq;
+        wq.axis = 1;
+        std::uniform_real_distribution<float> scale(0.002f, 0.05f);
+        for (int64_t j = 0; j < per_group; ++j) wq.scale.push_back(scale(rng)), wq.zero_point.push_back(0);
+        std::uniform_int_distribution<int> code(-127, 127);
+        for (size_t i = 0; i < codes.size(); ++i) {
+          codes[i] = static_cast<int8_t>(code(rng));
+          real[i] = static_cast<float>(codes[i]) * wq.scale[(i / static_cast<size_t>(k * k)) % static_cast<size_t>(per_group)];
+        }
+        Attributes attrs;
+        attrs.SetInt("group", group);
+        attrs.SetInts("strides", {2, 1 + trial % 2});
+        attrs.SetInts("pads", {trial % 2, 0, 0, trial % 2});
+        if (out_type != in_type) attrs.SetString("output_type", DataTypeName(out_type));
+
+        OpRunner f("ConvTranspose");
+        f.attrs() = attrs;
+        f.attrs().SetString("output_type", "");
+        f.AddFloatInput(x.shape, x.Real());
+        f.AddFloatInput(w_shape, real, true);
+        ASSERT_TRUE(f.Run().ok());
+        const std::vector<float> reference = f.FloatOutput();
+        float lo = 0.0f, hi = 0.0f;
+        for (float v : reference) lo = std::min(lo, v), hi = std::max(hi, v);
+        const QuantInfo out_quant = out_type == DataType::kInt16
+                                        ? PerTensor(std::max(-lo, hi) / 32767.0f)
+                                        : PerTensor((hi - lo) / 255.0f, static_cast<int32_t>(std::lround(-128 - lo / ((hi - lo) / 255.0f))));
+
+        OpRunner q("ConvTranspose");
+        q.attrs() = attrs;
+        AddActivation(&q, x);
+        q.AddInput(w_shape, codes, DataType::kInt8, true);
+        q.SetInputQuant(1, wq);
+        q.SetOutputQuant(0, out_quant);
+        const Status s = q.Run();
+        ASSERT_TRUE(s.ok()) << s.message();
+        ASSERT_EQ(q.output().dtype, out_type);
+        ExpectMatchesOracle(OutputCodes(q), reference, out_type, out_quant);
+        ++cases;
+      }
+    }
+  }
+  EXPECT_EQ(cases, 12);
 }
 
 TEST(Int16Activation, MatMulOfTwoInt16ActivationsAndGemmWithInt16Input) {

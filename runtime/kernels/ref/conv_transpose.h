@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "runtime/core/types.h"
 #include "runtime/kernels/ref/conv.h"  // ConvQuantParams
 
 namespace npurt {
@@ -26,13 +27,17 @@ struct ConvTransposeParams {
 void f32_conv_transpose__ref(const ConvTransposeParams& p, const float* input, const float* weights,
                              const float* bias, float* output);
 
-// int8 activations, int8 symmetric weights, int32 bias (M) or nullptr; layouts as
-// f32_conv_transpose__ref, quantization as s8_conv__ref (acc_scale per output
-// channel m; no fused activation, like the float op). Output pixel o of channel m
-// accumulates bias[m] + sum((x[i] - input_zero_point) * w[k]) over the taps with
-// o = i * stride + k * dilation - pad_begin. The caller guarantees that no
-// accumulator can leave the int32 range (the ConvTranspose op checks it in prepare).
-void s8_conv_transpose__ref(const ConvTransposeParams& p, const ConvQuantParams& q, const int8_t* input,
-                            const int8_t* weights, const int32_t* bias, int8_t* output);
+// Quantized: int8 or int16 activations (input and output types chosen
+// independently, as quantized_conv__ref), int8 symmetric weights, int32 bias
+// (M) or nullptr; layouts as f32_conv_transpose__ref, quantization as
+// s8_conv__ref (acc_scale per output channel m; no fused activation, like the
+// float op). Output pixel o of channel m accumulates bias[m] + sum((x[i] -
+// input_zero_point) * w[k]) over the taps with o = i * stride + k * dilation -
+// pad_begin, in int32 for int8 inputs (the caller guarantees no overflow: the
+// ConvTranspose op checks the bound in prepare) and in int64 for int16 inputs;
+// q.output_min/max must be the output type's range.
+void quantized_conv_transpose__ref(const ConvTransposeParams& p, const ConvQuantParams& q, DataType input_type,
+                                   const void* input, const int8_t* weights, const int32_t* bias, DataType output_type,
+                                   void* output);
 
 }  // namespace npurt
