@@ -103,8 +103,8 @@ Status SmoothActivations(const std::map<std::string, TensorStats>& stats, Graph*
   Graph& g = *graph;
   int smoothed = 0;
   const size_t num_tensors = g.tensors().size();
+  GraphIndex index(g);
   for (size_t t = 0; t < num_tensors; ++t) {
-    const GraphIndex index(g);  // rebuilt: every rewrite adds constants and changes inputs
     const IrTensor& x = g.tensors()[t];
     if (x.is_constant || x.shape.size() != 4 || index.is_graph_input(static_cast<int>(t)) ||
         index.is_graph_output(static_cast<int>(t)) || index.uses(static_cast<int>(t)).empty()) {
@@ -171,6 +171,7 @@ Status SmoothActivations(const std::map<std::string, TensorStats>& stats, Graph*
       case Absorber::kNone: break;
     }
     ++smoothed;
+    index = GraphIndex(g);  // the rewrite added constants and changed the readers' inputs
   }
   *count = smoothed;
   return smoothed > 0 ? g.InferShapes() : Status::Ok();
