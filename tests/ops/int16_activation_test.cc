@@ -124,6 +124,38 @@ Weights RandomWeights(std::mt19937* rng, const Shape& shape) {
   return w;
 }
 
+// Runs `op` (Conv or ConvTranspose) with quantized activation x and int8 weights (codes, their real values and
+// parameters) and the float op on the real values, the output parameters fitted to the float result's range in
+// out_type; expects the oracle's agreement.
+void ExpectWeightedOpMatchesOracle(const char* op, const Attributes& attrs, const Activation& x, const Shape& w_shape,
+                                   const std::vector<int8_t>& w_codes, const std::vector<float>& w_real,
+                                   const QuantInfo& w_quant, DataType out_type) {
+  OpRunner f(op);
+  f.attrs() = attrs;
+  f.attrs().SetString("output_type", "");
+  f.AddFloatInput(x.shape, x.Real());
+  f.AddFloatInput(w_shape, w_real, true);
+  ASSERT_TRUE(f.Run().ok());
+  const std::vector<float> reference = f.FloatOutput();
+  float lo = 0.0f, hi = 0.0f;
+  for (float v : reference) lo = std::min(lo, v), hi = std::max(hi, v);
+  const QuantInfo out_quant =
+      out_type == DataType::kInt16
+          ? PerTensor(std::max(-lo, hi) / 32767.0f)
+          : PerTensor((hi - lo) / 255.0f, static_cast<int32_t>(std::lround(-128 - lo / ((hi - lo) / 255.0f))));
+
+  OpRunner q(op);
+  q.attrs() = attrs;
+  AddActivation(&q, x);
+  q.AddInput(w_shape, w_codes, DataType::kInt8, true);
+  q.SetInputQuant(1, w_quant);
+  q.SetOutputQuant(0, out_quant);
+  const Status s = q.Run();
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(q.output().dtype, out_type);
+  ExpectMatchesOracle(OutputCodes(q), reference, out_type, out_quant);
+}
+
 TEST(Int16Activation, HandComputedDepthwiseConvKeepsWhatInt8Loses) {
   // One channel, a 1x1 kernel of weight 1 (scale 1/127 -> code 127), input 0.001 and 1.0 at scale 1/32767:
   // the int16 output at the same scale carries both, an int8 output at scale 1/127 rounds 0.001 to 0.
@@ -160,29 +192,8 @@ TEST(Int16Activation, ConvAgainstFloatOracleForEveryTypeMix) {
         if (trial % 3 == 0) attrs.SetString("activation", "HardSwish");
         if (out_type != in_type) attrs.SetString("output_type", DataTypeName(out_type));
 
-        OpRunner f("Conv");
-        f.attrs() = attrs;
-        f.attrs().SetString("output_type", "");
-        f.AddFloatInput(x.shape, x.Real());
-        f.AddFloatInput({m, depthwise ? 1 : c, k, k}, wt.real, true);
-        ASSERT_TRUE(f.Run().ok());
-        const std::vector<float> reference = f.FloatOutput();
-        float lo = 0.0f, hi = 0.0f;
-        for (float v : reference) lo = std::min(lo, v), hi = std::max(hi, v);
-        const QuantInfo out_quant = out_type == DataType::kInt16
-                                        ? PerTensor(std::max(-lo, hi) / 32767.0f)
-                                        : PerTensor((hi - lo) / 255.0f, static_cast<int32_t>(std::lround(-128 - lo / ((hi - lo) / 255.0f))));
-
-        OpRunner q("Conv");
-        q.attrs() = attrs;
-        AddActivation(&q, x);
-        q.AddInput({m, depthwise ? 1 : c, k, k}, wt.codes, DataType::kInt8, true);
-        q.SetInputQuant(1, wt.quant);
-        q.SetOutputQuant(0, out_quant);
-        const Status s = q.Run();
-        ASSERT_TRUE(s.ok()) << s.message();
-        ASSERT_EQ(q.output().dtype, out_type);
-        ExpectMatchesOracle(OutputCodes(q), reference, out_type, out_quant);
+        ExpectWeightedOpMatchesOracle("Conv", attrs, x, {m, depthwise ? 1 : c, k, k}, wt.codes, wt.real, wt.quant,
+                                      out_type);
         ++cases;
       }
     }
@@ -222,29 +233,7 @@ TEST(Int16Activation, ConvTransposeAgainstFloatOracleForEveryTypeMix) {
         attrs.SetInts("pads", {trial % 2, 0, 0, trial % 2});
         if (out_type != in_type) attrs.SetString("output_type", DataTypeName(out_type));
 
-        OpRunner f("ConvTranspose");
-        f.attrs() = attrs;
-        f.attrs().SetString("output_type", "");
-        f.AddFloatInput(x.shape, x.Real());
-        f.AddFloatInput(w_shape, real, true);
-        ASSERT_TRUE(f.Run().ok());
-        const std::vector<float> reference = f.FloatOutput();
-        float lo = 0.0f, hi = 0.0f;
-        for (float v : reference) lo = std::min(lo, v), hi = std::max(hi, v);
-        const QuantInfo out_quant = out_type == DataType::kInt16
-                                        ? PerTensor(std::max(-lo, hi) / 32767.0f)
-                                        : PerTensor((hi - lo) / 255.0f, static_cast<int32_t>(std::lround(-128 - lo / ((hi - lo) / 255.0f))));
-
-        OpRunner q("ConvTranspose");
-        q.attrs() = attrs;
-        AddActivation(&q, x);
-        q.AddInput(w_shape, codes, DataType::kInt8, true);
-        q.SetInputQuant(1, wq);
-        q.SetOutputQuant(0, out_quant);
-        const Status s = q.Run();
-        ASSERT_TRUE(s.ok()) << s.message();
-        ASSERT_EQ(q.output().dtype, out_type);
-        ExpectMatchesOracle(OutputCodes(q), reference, out_type, out_quant);
+        ExpectWeightedOpMatchesOracle("ConvTranspose", attrs, x, w_shape, codes, real, wq, out_type);
         ++cases;
       }
     }

@@ -157,21 +157,42 @@ inline void CompareFloats(const std::string& name, const std::vector<float>& wan
   if (nmse > d->max_nmse || d->worst_case.empty()) d->max_nmse = std::max(d->max_nmse, nmse), d->worst_case = name;
 }
 
+// Runs every case through the reference and the candidate (Case::Run with each kernel) and compares the codes.
+template <typename Case, typename Kernel>
+KernelDiff CompareQuantizedCases(const std::vector<Case>& cases, Kernel reference, Kernel candidate) {
+  KernelDiff d;
+  for (const Case& c : cases) {
+    std::vector<uint8_t> want(c.output_bytes(), 0x5a), got(c.output_bytes(), 0xa5);  // an unwritten value shows
+    c.Run(reference, want.data());
+    c.Run(candidate, got.data());
+    CompareCodes(c.name, c.out_type, want, got, &d);
+  }
+  return d;
+}
+
 // ---- convolution ----
 
-struct ConvCase {
+// A Conv or ConvTranspose case: the kernels share operands; they differ in the params and the weight layout.
+template <typename Params, typename Kernel>
+struct WeightedOpCase {
   std::string name;
-  ConvParams p;
+  Params p;
   ConvQuantParams q;
   DataType in_type = DataType::kInt8;
   DataType out_type = DataType::kInt8;
   std::vector<uint8_t> input;
-  std::vector<int8_t> weights;
-  std::vector<int32_t> bias;  // empty: no bias
+  std::vector<int8_t> weights;  // Conv (M, C / groups, kH, kW); ConvTranspose (C, M / groups, kH, kW)
+  std::vector<int32_t> bias;    // empty: no bias
 
   int64_t input_count() const { return p.batch * p.in_channels * p.in[0] * p.in[1] * p.in[2]; }
   int64_t output_count() const { return p.batch * p.out_channels * p.out[0] * p.out[1] * p.out[2]; }
+  size_t output_bytes() const { return static_cast<size_t>(output_count()) * TypeBytes(out_type); }
+  void Run(Kernel kernel, void* output) const {
+    kernel(p, q, in_type, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(), out_type, output);
+  }
 };
+
+using ConvCase = WeightedOpCase<ConvParams, QuantizedConvKernel>;
 
 // A 2-D (or, with h == 1 and kh == 1, 1-D) convolution; the output size follows from the rest.
 struct ConvShape {
@@ -273,16 +294,7 @@ inline std::vector<ConvCase> ConvCases(uint32_t seed, int random_count) {
 }
 
 inline KernelDiff CompareQuantizedConv(QuantizedConvKernel candidate, const std::vector<ConvCase>& cases) {
-  KernelDiff d;
-  for (const ConvCase& c : cases) {
-    const size_t bytes = static_cast<size_t>(c.output_count()) * TypeBytes(c.out_type);
-    std::vector<uint8_t> want(bytes, 0x5a), got(bytes, 0xa5);  // different fills: an unwritten value shows
-    const int32_t* bias = c.bias.empty() ? nullptr : c.bias.data();
-    quantized_conv__ref(c.p, c.q, c.in_type, c.input.data(), c.weights.data(), bias, c.out_type, want.data());
-    candidate(c.p, c.q, c.in_type, c.input.data(), c.weights.data(), bias, c.out_type, got.data());
-    CompareCodes(c.name, c.out_type, want, got, &d);
-  }
-  return d;
+  return CompareQuantizedCases(cases, &quantized_conv__ref, candidate);
 }
 
 // The float kernel on the same shapes: inputs and weights are the cases' codes scaled to real values.
@@ -303,18 +315,7 @@ inline KernelDiff CompareFloatConv(FloatConvKernel candidate, const std::vector<
 
 // ---- transposed convolution ----
 
-struct ConvTransposeCase {
-  std::string name;
-  ConvTransposeParams p;
-  ConvQuantParams q;
-  DataType in_type = DataType::kInt8;
-  DataType out_type = DataType::kInt8;
-  std::vector<uint8_t> input;
-  std::vector<int8_t> weights;  // (C, M / groups, kH, kW)
-  std::vector<int32_t> bias;
-
-  int64_t output_count() const { return p.batch * p.out_channels * p.out[0] * p.out[1] * p.out[2]; }
-};
+using ConvTransposeCase = WeightedOpCase<ConvTransposeParams, QuantizedConvTransposeKernel>;
 
 inline std::vector<ConvTransposeCase> ConvTransposeCases(uint32_t seed, int random_count) {
   std::mt19937 rng(seed);
@@ -368,17 +369,7 @@ inline std::vector<ConvTransposeCase> ConvTransposeCases(uint32_t seed, int rand
 
 inline KernelDiff CompareQuantizedConvTranspose(QuantizedConvTransposeKernel candidate,
                                                 const std::vector<ConvTransposeCase>& cases) {
-  KernelDiff d;
-  for (const ConvTransposeCase& c : cases) {
-    const size_t bytes = static_cast<size_t>(c.output_count()) * TypeBytes(c.out_type);
-    std::vector<uint8_t> want(bytes, 0x5a), got(bytes, 0xa5);
-    const int32_t* bias = c.bias.empty() ? nullptr : c.bias.data();
-    quantized_conv_transpose__ref(c.p, c.q, c.in_type, c.input.data(), c.weights.data(), bias, c.out_type,
-                                  want.data());
-    candidate(c.p, c.q, c.in_type, c.input.data(), c.weights.data(), bias, c.out_type, got.data());
-    CompareCodes(c.name, c.out_type, want, got, &d);
-  }
-  return d;
+  return CompareQuantizedCases(cases, &quantized_conv_transpose__ref, candidate);
 }
 
 // ---- Gemm (fully connected: B a constant int8 weight) ----
@@ -388,10 +379,15 @@ struct GemmCase {
   GemmParams p;
   GemmQuantParams q;
   DataType a_type = DataType::kInt8;
-  DataType y_type = DataType::kInt8;
+  DataType out_type = DataType::kInt8;
   std::vector<uint8_t> a;
   std::vector<int8_t> b;
   std::vector<int32_t> bias;
+
+  size_t output_bytes() const { return static_cast<size_t>(p.m * p.n) * TypeBytes(out_type); }
+  void Run(QuantizedGemmKernel kernel, void* y) const {
+    kernel(p, q, a_type, a.data(), b.data(), bias.empty() ? nullptr : bias.data(), out_type, y);
+  }
 };
 
 inline std::vector<GemmCase> GemmCases(uint32_t seed, int random_count) {
@@ -408,12 +404,12 @@ inline std::vector<GemmCase> GemmCases(uint32_t seed, int random_count) {
     c.p.k = edge ? sizes[static_cast<size_t>(i)] : sizes[size(rng)];
     c.p.trans_a = pick(rng) < 3, c.p.trans_b = pick(rng) < 5;
     c.a_type = pick(rng) < 3 ? DataType::kInt16 : DataType::kInt8;
-    c.y_type = pick(rng) < 3 ? DataType::kInt16 : DataType::kInt8;
+    c.out_type = pick(rng) < 3 ? DataType::kInt16 : DataType::kInt8;
     const FusedActivation acts[] = {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kHardSwish};
     c.p.activation.kind = acts[static_cast<size_t>(pick(rng)) % 3];
     c.q.a_zero_point = RandomZeroPoint(&rng, c.a_type);
-    c.q.output_min = TypeMin(c.y_type), c.q.output_max = TypeMax(c.y_type);
-    SpreadOutputScales(&rng, c.p.n, c.p.k, c.a_type, c.y_type, &c.q.output_scale, &c.q.output_zero_point,
+    c.q.output_min = TypeMin(c.out_type), c.q.output_max = TypeMax(c.out_type);
+    SpreadOutputScales(&rng, c.p.n, c.p.k, c.a_type, c.out_type, &c.q.output_scale, &c.q.output_zero_point,
                        &c.q.acc_scale);
     c.a = RandomActivationBytes(&rng, c.a_type, c.p.m * c.p.k);
     c.b = RandomWeightCodes(&rng, c.p.k * c.p.n);
@@ -424,7 +420,7 @@ inline std::vector<GemmCase> GemmCases(uint32_t seed, int random_count) {
     char name[128];
     std::snprintf(name, sizeof(name), "gemm m%lld n%lld k%lld ta%d tb%d %s->%s zp %d", (long long)c.p.m,
                   (long long)c.p.n, (long long)c.p.k, c.p.trans_a ? 1 : 0, c.p.trans_b ? 1 : 0,
-                  DataTypeName(c.a_type), DataTypeName(c.y_type), c.q.a_zero_point);
+                  DataTypeName(c.a_type), DataTypeName(c.out_type), c.q.a_zero_point);
     c.name = name;
     cases.push_back(std::move(c));
   }
@@ -432,16 +428,7 @@ inline std::vector<GemmCase> GemmCases(uint32_t seed, int random_count) {
 }
 
 inline KernelDiff CompareQuantizedGemm(QuantizedGemmKernel candidate, const std::vector<GemmCase>& cases) {
-  KernelDiff d;
-  for (const GemmCase& c : cases) {
-    const size_t bytes = static_cast<size_t>(c.p.m * c.p.n) * TypeBytes(c.y_type);
-    std::vector<uint8_t> want(bytes, 0x5a), got(bytes, 0xa5);
-    const int32_t* bias = c.bias.empty() ? nullptr : c.bias.data();
-    quantized_gemm__ref(c.p, c.q, c.a_type, c.a.data(), c.b.data(), bias, c.y_type, want.data());
-    candidate(c.p, c.q, c.a_type, c.a.data(), c.b.data(), bias, c.y_type, got.data());
-    CompareCodes(c.name, c.y_type, want, got, &d);
-  }
-  return d;
+  return CompareQuantizedCases(cases, &quantized_gemm__ref, candidate);
 }
 
 }  // namespace testing

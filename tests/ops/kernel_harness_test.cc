@@ -95,9 +95,8 @@ TEST(KernelHarness, ConvCasesCoverTheEdges) {
     out16 += c.out_type == DataType::kInt16;
     no_bias += c.bias.empty();
     // Some outputs must reach the type's limits, or saturation goes untested.
-    std::vector<uint8_t> y(static_cast<size_t>(c.output_count()) * TypeBytes(c.out_type));
-    quantized_conv__ref(c.p, c.q, c.in_type, c.input.data(), c.weights.data(), c.bias.empty() ? nullptr : c.bias.data(),
-                        c.out_type, y.data());
+    std::vector<uint8_t> y(c.output_bytes());
+    c.Run(&quantized_conv__ref, y.data());
     for (size_t i = 0; i < static_cast<size_t>(c.output_count()); ++i) {
       const int32_t v = CodeAt(y, c.out_type, i);
       if (v == TypeMin(c.out_type) || v == TypeMax(c.out_type)) {

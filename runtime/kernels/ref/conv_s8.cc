@@ -1,12 +1,13 @@
 // Integer direct convolution (contract in conv.h and quantize.h). Same walk as
 // f32_conv__ref -- every (input channel, tap) adds a strided input row times one
 // weight to a row of accumulators, the padding test hoisted out of the inner
-// loop -- with the int32 accumulators of up to kBlock output pixels of one row
-// on the stack (the kernel allocates nothing). Templated on the activation
-// storage type so that int16 activations can be added by instantiating it;
-// only int8 is exposed.
+// loop -- with the accumulators of up to kBlock output pixels of one row on the
+// stack (the kernel allocates nothing). Templated on the input and output
+// storage types (int8 or int16) and the accumulator (int32 for int8 inputs,
+// int64 for int16).
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "runtime/kernels/ref/conv.h"
 #include "runtime/kernels/ref/quantize.h"
@@ -90,20 +91,14 @@ void s8_conv__ref(const ConvParams& p, const ConvQuantParams& q, const int8_t* i
 
 void quantized_conv__ref(const ConvParams& p, const ConvQuantParams& q, DataType input_type, const void* input,
                          const int8_t* weights, const int32_t* bias, DataType output_type, void* output) {
-  const bool in16 = input_type == DataType::kInt16, out16 = output_type == DataType::kInt16;
-  if (!in16 && !out16) {
-    QuantizedConv<int8_t, int8_t, int32_t>(p, q, static_cast<const int8_t*>(input), weights, bias,
-                                           static_cast<int8_t*>(output));
-  } else if (!in16) {
-    QuantizedConv<int8_t, int16_t, int32_t>(p, q, static_cast<const int8_t*>(input), weights, bias,
-                                            static_cast<int16_t*>(output));
-  } else if (!out16) {
-    QuantizedConv<int16_t, int8_t, int64_t>(p, q, static_cast<const int16_t*>(input), weights, bias,
-                                            static_cast<int8_t*>(output));
-  } else {
-    QuantizedConv<int16_t, int16_t, int64_t>(p, q, static_cast<const int16_t*>(input), weights, bias,
-                                             static_cast<int16_t*>(output));
-  }
+  WithActivationType(input_type, [&](auto* in_tag) {
+    using TIn = std::remove_pointer_t<decltype(in_tag)>;
+    using Acc = std::conditional_t<sizeof(TIn) == 1, int32_t, int64_t>;  // int16 inputs accumulate in int64
+    WithActivationType(output_type, [&](auto* out_tag) {
+      using TOut = std::remove_pointer_t<decltype(out_tag)>;
+      QuantizedConv<TIn, TOut, Acc>(p, q, static_cast<const TIn*>(input), weights, bias, static_cast<TOut*>(output));
+    });
+  });
 }
 
 }  // namespace npurt

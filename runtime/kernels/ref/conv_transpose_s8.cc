@@ -7,6 +7,7 @@
 // for int16).
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "runtime/kernels/ref/conv_transpose.h"
 #include "runtime/kernels/ref/quantize.h"
@@ -90,20 +91,14 @@ void QuantizedConvTranspose(const ConvTransposeParams& p, const ConvQuantParams&
 void quantized_conv_transpose__ref(const ConvTransposeParams& p, const ConvQuantParams& q, DataType input_type,
                                    const void* input, const int8_t* weights, const int32_t* bias, DataType output_type,
                                    void* output) {
-  const bool in16 = input_type == DataType::kInt16, out16 = output_type == DataType::kInt16;
-  if (!in16 && !out16) {
-    QuantizedConvTranspose<int8_t, int8_t, int32_t>(p, q, static_cast<const int8_t*>(input), weights, bias,
-                                                    static_cast<int8_t*>(output));
-  } else if (!in16) {
-    QuantizedConvTranspose<int8_t, int16_t, int32_t>(p, q, static_cast<const int8_t*>(input), weights, bias,
-                                                     static_cast<int16_t*>(output));
-  } else if (!out16) {
-    QuantizedConvTranspose<int16_t, int8_t, int64_t>(p, q, static_cast<const int16_t*>(input), weights, bias,
-                                                     static_cast<int8_t*>(output));
-  } else {
-    QuantizedConvTranspose<int16_t, int16_t, int64_t>(p, q, static_cast<const int16_t*>(input), weights, bias,
-                                                      static_cast<int16_t*>(output));
-  }
+  WithActivationType(input_type, [&](auto* in_tag) {
+    using TIn = std::remove_pointer_t<decltype(in_tag)>;
+    using Acc = std::conditional_t<sizeof(TIn) == 1, int32_t, int64_t>;  // int16 inputs accumulate in int64
+    WithActivationType(output_type, [&](auto* out_tag) {
+      using TOut = std::remove_pointer_t<decltype(out_tag)>;
+      QuantizedConvTranspose<TIn, TOut, Acc>(p, q, static_cast<const TIn*>(input), weights, bias, static_cast<TOut*>(output));
+    });
+  });
 }
 
 }  // namespace npurt

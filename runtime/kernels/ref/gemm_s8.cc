@@ -82,17 +82,6 @@ void QuantizedMatMul(const MatMulParams& p, const MatMulQuantParams& q, const TA
   }
 }
 
-// Calls f with a typed null pointer per storage type, so one switch serves
-// every combination of int8 / int16 operands.
-template <typename F>
-void WithActivationType(DataType type, F&& f) {
-  if (type == DataType::kInt16) {
-    f(static_cast<int16_t*>(nullptr));
-  } else {
-    f(static_cast<int8_t*>(nullptr));
-  }
-}
-
 }  // namespace
 
 void quantized_gemm__ref(const GemmParams& p, const GemmQuantParams& q, DataType a_type, const void* a,

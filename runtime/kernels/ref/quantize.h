@@ -73,4 +73,16 @@ void quantize__ref(const QuantizeParams& params, const float* x, const float* sc
 void dequantize__ref(const QuantizeParams& params, const void* x, const float* scales, const void* zero_points,
                      float* y);
 
+// Calls f with a typed null pointer for a quantized activation's storage type
+// (int16_t* for INT16, int8_t* otherwise), so one generic lambda serves every
+// combination of int8 / int16 operands in the kernels' type dispatch.
+template <typename F>
+void WithActivationType(DataType type, F&& f) {
+  if (type == DataType::kInt16) {
+    f(static_cast<int16_t*>(nullptr));
+  } else {
+    f(static_cast<int8_t*>(nullptr));
+  }
+}
+
 }  // namespace npurt
