@@ -33,7 +33,7 @@ done
 [ -f "$M/ch_PP-OCRv4_rec_infer.onnx" ] || { echo "missing models in $M: run 'make setup'" >&2; exit 2; }
 
 # The recipes, from the vendor's default to npurt's (the last is what --quantize alone does).
-RECIPES=${RECIPES:-"minmax mmse kl smooth int16 default headroom8"}
+RECIPES=${RECIPES:-"minmax mmse kl smooth int16 default headroom8 biascorr"}
 recipe_flags() {
   case $1 in
     minmax) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0" ;;
@@ -43,6 +43,7 @@ recipe_flags() {
     int16) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0.08" ;;
     default) echo "" ;;
     headroom8) echo "--int16-headroom 8" ;;
+    biascorr) echo "--bias-correction true" ;;
     *) echo "unknown recipe '$1'" >&2; exit 2 ;;
   esac
 }
@@ -55,6 +56,7 @@ recipe_title() {
     int16) echo "min/max + int16 activations (8% MAC budget)" ;;
     default) echo "**default**: min/max + smoothing + int16 (--quantize alone)" ;;
     headroom8) echo "default + int16 headroom ×8 (--int16-headroom 8)" ;;
+    biascorr) echo "default + bias correction (--bias-correction true)" ;;
   esac
 }
 

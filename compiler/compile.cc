@@ -157,6 +157,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   quant.int16_layers.insert(options.int16_layers.begin(), options.int16_layers.end());
   quant.int16_mac_budget = options.int16_mac_budget;
   quant.int16_headroom = options.int16_headroom;
+  quant.bias_correction = options.bias_correction;
   if (options.dataset.empty()) {
     return NPURT_ERROR(kParamInvalid, "quantization needs a calibration dataset (--dataset dataset.txt)");
   }

@@ -44,6 +44,7 @@ struct CompileOptions {
   // w8a8 `normal` is smooth_activations = false, int16_mac_budget = 0.
   double int16_mac_budget = 0.08;              // QuantizeOptions::int16_mac_budget
   bool smooth_activations = true;              // quant/smooth_activations.h, then recalibration
+  bool bias_correction = false;                // QuantizeOptions::bias_correction
   float int16_headroom = 1.0f;                 // QuantizeOptions::int16_headroom
   // > 0 (--auto-hybrid [THRESH], rknn-toolkit2's default 0.98): after
   // quantizing, every int8 layer whose "single" cosine (accuracy_analysis.h,

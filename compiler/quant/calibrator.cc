@@ -204,11 +204,17 @@ class StatsObserver final : public Profiler {
       if (t.rank() >= 3 && t.shape[1] > 0) {
         const int64_t channels = t.shape[1];
         const int64_t inner = n / (t.shape[0] * channels);
-        if (s.channel_absmax.empty()) s.channel_absmax.assign(static_cast<size_t>(channels), 0.0f);
+        if (s.channel_absmax.empty()) {
+          s.channel_absmax.assign(static_cast<size_t>(channels), 0.0f);
+          s.channel_sum.assign(static_cast<size_t>(channels), 0.0);
+          s.channel_count.assign(static_cast<size_t>(channels), 0);
+        }
         for (int64_t i = 0; i < n; ++i) {
-          const float x = std::fabs(v[i]);
-          float& m = s.channel_absmax[static_cast<size_t>((i / inner) % channels)];
-          if (std::isfinite(x) && x > m) m = x;
+          if (!std::isfinite(v[i])) continue;
+          const size_t c = static_cast<size_t>((i / inner) % channels);
+          s.channel_absmax[c] = std::max(s.channel_absmax[c], std::fabs(v[i]));
+          s.channel_sum[c] += v[i];
+          ++s.channel_count[c];
         }
       }
       return;

@@ -66,6 +66,15 @@ struct TensorStats {  // one per float tensor of the model, by tensor name
   uint64_t count = 0;  // finite values seen (over all samples), in the first pass
   // max |x| per channel (axis 1) of a tensor of rank >= 3, over all samples, in the first pass; else empty.
   std::vector<float> channel_absmax;
+  // The same channels' sums and counts of finite values (bias correction needs their means).
+  std::vector<double> channel_sum;
+  std::vector<uint64_t> channel_count;
+
+  // The mean of channel c, or 0 when it has no values.
+  double ChannelMean(size_t c) const {
+    return c < channel_count.size() && channel_count[c] > 0 ? channel_sum[c] / static_cast<double>(channel_count[c])
+                                                            : 0.0;
+  }
 };
 
 struct CalibrationOptions {

@@ -188,8 +188,11 @@ class Quantizer {
   int AddBoundary(const char* op, int input, int source, const std::string& role, const QuantInfo& q,
                   DataType zp_type, DataType out_type, const char* suffix);
   Status RequantizeToInt8(int tensor, int* out);  // the int8 form of an int16-stored tensor (cached)
-  Status QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, const QuantInfo& x,
-                                DataType x_type);
+  Status QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, int x_tensor,
+                                const QuantInfo& x, DataType x_type);
+  void AddZeroBiases();  // for bias correction
+  void CorrectBias(const IrNode& n, int x_tensor, const std::vector<float>& w, const std::vector<int8_t>& codes,
+                   const QuantInfo& wq, double acc_scale, double max_input, std::vector<float>* b) const;
   int ScaleConstant(const std::string& base, const QuantInfo& q, DataType type, int* zero_point);
 
   const std::map<std::string, TensorStats>& stats_;
@@ -485,7 +488,73 @@ Status Quantizer::RequantizeToInt8(int tensor, int* out_tensor) {
 // tiny weights and large bias would break it gets a larger weight scale -- its
 // bias dominates, so the coarser weights cost nothing measurable. An int16
 // input accumulates in int64, so only the bias code itself must fit int32.
-Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot,
+// Gives every Conv / ConvTranspose with constant float weights and no bias a zero bias (exact), so that
+// bias correction has a slot to write to; only where its input has per-channel statistics.
+void Quantizer::AddZeroBiases() {
+  for (size_t k = 0; k < g_.nodes().size(); ++k) {
+    const IrNode& n = g_.nodes()[k];
+    if ((n.op_type != "Conv" && n.op_type != "ConvTranspose") || n.inputs.size() < 2 ||
+        (n.inputs.size() > 2 && n.inputs[2] >= 0) || !IsConstant(g_, n.inputs[1]) || !IsFloat(g_, n.inputs[1]) ||
+        options_.float_layers.count(n.name)) {
+      continue;
+    }
+    const TensorStats* s = FindStats(stats_, g_.tensors()[n.inputs[0]].name);
+    const Shape& ws = g_.tensors()[n.inputs[1]].shape;
+    int64_t group = 1;
+    if (s == nullptr || s->channel_sum.empty() || ws.size() < 2 || !n.attrs.GetInt("group", 1, &group).ok()) continue;
+    const int64_t maps = n.op_type == "Conv" ? ws[0] : ws[1] * group;
+    const int b = AddUniqueFloatConstant(&g_, n.name + ":bias", {maps}, std::vector<float>(static_cast<size_t>(maps), 0.0f));
+    IrNode& m = g_.nodes()[k];
+    m.inputs.resize(3, -1);
+    m.inputs[2] = b;
+  }
+}
+
+// Bias correction (QuantizeOptions::bias_correction): b[m] -= sum over output channel m's taps of
+// (codes * scale - w) * E[x_c]. A ConvTranspose output pixel receives, on average, its kernel's taps divided
+// by the stride product. A channel whose corrected bias could overflow the int32 accumulator keeps its bias.
+void Quantizer::CorrectBias(const IrNode& n, int x_tensor, const std::vector<float>& w, const std::vector<int8_t>& codes,
+                            const QuantInfo& wq, double acc_scale, double max_input, std::vector<float>* b) const {
+  const TensorStats* s = FindStats(stats_, g_.tensors()[x_tensor].name);
+  const Shape& ws = g_.tensors()[n.inputs[1]].shape;
+  int64_t group = 1;
+  if (s == nullptr || ws.size() < 2 || !n.attrs.GetInt("group", 1, &group).ok() || group < 1) return;
+  const bool transposed = n.op_type == "ConvTranspose";
+  const int64_t in_channels = transposed ? ws[0] : ws[1] * group;
+  const int64_t maps = transposed ? ws[1] * group : ws[0];
+  if (static_cast<int64_t>(s->channel_sum.size()) != in_channels || static_cast<int64_t>(b->size()) != maps) return;
+  int64_t taps = 1;
+  for (size_t d = 2; d < ws.size(); ++d) taps *= ws[d];
+  double coverage = 1.0;  // taps landing on one output pixel, as a share of the kernel
+  if (transposed) {
+    std::vector<int64_t> strides;
+    if (n.attrs.GetInts("strides", {}, &strides).ok()) {
+      for (int64_t v : strides) coverage /= static_cast<double>(std::max<int64_t>(v, 1));
+    }
+  }
+  const int64_t group_in = in_channels / group, group_out = maps / group;
+  for (int64_t m = 0; m < maps; ++m) {
+    const int64_t g = m / group_out, j = m % group_out;
+    const float scale = wq.scale[wq.scale.size() == 1 ? 0 : static_cast<size_t>(transposed ? j : m)];
+    double shift = 0.0, abs_codes = 0.0;
+    for (int64_t ci = 0; ci < group_in; ++ci) {
+      const int64_t c = g * group_in + ci;
+      const double mean = s->ChannelMean(static_cast<size_t>(c));
+      const int64_t first = transposed ? (c * group_out + j) * taps : (m * group_in + ci) * taps;
+      for (int64_t t = 0; t < taps; ++t) {
+        const size_t at = static_cast<size_t>(first + t);
+        shift += (static_cast<double>(codes[at]) * scale - w[at]) * mean;
+        abs_codes += std::abs(codes[at]);
+      }
+    }
+    const double corrected = (*b)[static_cast<size_t>(m)] - shift * coverage;
+    if (std::fabs(corrected) / (acc_scale * scale) + max_input * abs_codes <= 2147483647.0 * 0.999) {
+      (*b)[static_cast<size_t>(m)] = static_cast<float>(corrected);
+    }
+  }
+}
+
+Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, int x_tensor,
                                          const QuantInfo& x, DataType x_type) {
   const int w_tensor = n->inputs[weight_slot];
   std::vector<float> w, b;
@@ -544,8 +613,14 @@ Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t wei
   }
   const int wc = g_.AddConstant(UniqueTensorName(g_, wt.name + ":int8"), wt.shape, DataType::kInt8, codes);
   g_.tensors()[wc].quant = wq;
+  if (bias_slot < 0) {
+    n->inputs[weight_slot] = wc;
+    return Status::Ok();
+  }
+  if (options_.bias_correction && (n->op_type == "Conv" || n->op_type == "ConvTranspose")) {
+    CorrectBias(*n, x_tensor, w, codes, wq, x.scale[0], x_type == DataType::kInt8 ? 255.0 : 0.0, &b);
+  }
   n->inputs[weight_slot] = wc;
-  if (bias_slot < 0) return Status::Ok();
 
   const IrTensor bt = g_.tensors()[n->inputs[bias_slot]];
   std::vector<int32_t> bias_codes(b.size());
@@ -580,6 +655,7 @@ Status Quantizer::Run(QuantizeReport* report) {
       }
     }
   }
+  if (options_.bias_correction) AddZeroBiases();  // adds tensors: before anything is sized by them
   const size_t num_nodes = g_.nodes().size();
   const size_t num_tensors = g_.tensors().size();
   int8_node_.assign(num_nodes, false);
@@ -690,6 +766,7 @@ Status Quantizer::Run(QuantizeReport* report) {
       const Plan& plan = plans_[k];
       QuantInfo x_quant;
       DataType x_type = DataType::kInt8;
+      int x_tensor = -1;
       bool reads_int16 = false;
       int weight_slot = -1, bias_slot = -1;
       for (size_t i = 0; i < n.inputs.size(); ++i) {
@@ -710,6 +787,7 @@ Status Quantizer::Run(QuantizeReport* report) {
           if (i == 0) {
             x_quant = n.inputs[i] == t ? params_[t] : g_.tensors()[n.inputs[i]].quant;
             x_type = type;
+            x_tensor = t;
           }
         } else if (plan.roles[i] == Role::kWeight) {
           weight_slot = static_cast<int>(i);
@@ -719,7 +797,7 @@ Status Quantizer::Run(QuantizeReport* report) {
       }
       if (weight_slot >= 0) {
         NPURT_RETURN_IF_ERROR(
-            QuantizeWeightsAndBias(&n, plan, static_cast<size_t>(weight_slot), bias_slot, x_quant, x_type));
+            QuantizeWeightsAndBias(&n, plan, static_cast<size_t>(weight_slot), bias_slot, x_tensor, x_quant, x_type));
       } else if (bias_slot >= 0) {
         // A bias needs the weight scale: an int8 Gemm/MatMul whose B is an activation has no bias role.
         return NPURT_ERROR(kModelInvalid, "node '%s': bias without constant weights", n.name.c_str());

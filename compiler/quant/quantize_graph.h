@@ -44,6 +44,14 @@ struct QuantizeOptions {
   double int16_mac_budget = 0.0;
   // int16 ranges: this many times the calibrated one (Int16ActivationQuantInfo).
   float int16_headroom = 1.0f;
+  // Bias correction (Nagel et al. 2019, "Data-Free Quantization"): rounding
+  // the weights of a Conv / ConvTranspose to int8 shifts each output
+  // channel's mean by sum(dW * E[x]) over its inputs; the bias takes the
+  // opposite, with E[x] per input channel from calibration
+  // (TensorStats::ChannelMean). A Conv without bias gets one. Off by default:
+  // measured, it helps int16 activations but not the int8 recipe
+  // (docs/quantization.md).
+  bool bias_correction = false;
 };
 
 struct QuantizeReport {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <string>
@@ -187,6 +188,54 @@ TEST_F(QuantizeGraphTest, FloatLayersStayFloatBehindBoundaries) {
   std::vector<uint8_t> model;
   ASSERT_TRUE(EmitModel(g, EmitOptions(), &model).ok());
   EXPECT_EQ(testing::RunModelFile(model, {held_out_}).size(), 1u);
+}
+
+// Bias correction, hand-computed: x[1,2,1,1] with channel means 2 and 5 -> Conv 1x1, weights {1.0, 0.3}, no bias.
+// Per-channel int8 weights: scale 1/127, codes {127, 38}; 38/127 = 0.299213 rounds 0.3 down by 0.000787, which
+// lowers the output's mean by 0.000787 * 5: the conv gets a bias of +0.003937 (in int32 codes of scale_x * scale_w).
+TEST(BiasCorrection, HandComputedShiftGoesIntoANewBias) {
+  for (bool correct : {true, false}) {
+    Graph g;
+    const int x = g.AddTensor("x", {1, 2, 1, 1}, DataType::kFloat32);
+    g.AddInput(x);
+    const int y = g.AddNode("Conv", {x, g.AddFloatConstant("w", {1, 2, 1, 1}, {1.0f, 0.3f})}, {}, 1, "conv");
+    g.tensors()[y].name = "y";
+    g.AddOutput(y);
+    ASSERT_TRUE(g.InferShapes().ok());
+    std::map<std::string, TensorStats> stats;
+    stats["x"].min = -1.0f, stats["x"].max = 10.0f, stats["x"].count = 8;
+    stats["x"].channel_absmax = {3.0f, 10.0f};
+    stats["x"].channel_sum = {8.0, 20.0};  // 4 values each: means 2 and 5
+    stats["x"].channel_count = {4, 4};
+    stats["y"].min = -2.0f, stats["y"].max = 6.0f, stats["y"].count = 4;
+    QuantizeOptions options;
+    EXPECT_FALSE(options.bias_correction);  // an option, not the default (docs/quantization.md)
+    options.bias_correction = correct;
+    QuantizeReport report;
+    ASSERT_TRUE(QuantizeGraph(stats, options, &g, &report).ok());
+    const IrNode* conv = nullptr;
+    for (const IrNode& n : g.nodes()) conv = n.op_type == "Conv" ? &n : conv;
+    ASSERT_NE(conv, nullptr);
+    const IrTensor& w = g.tensors()[conv->inputs[1]];
+    ASSERT_EQ(w.dtype, DataType::kInt8);
+    EXPECT_EQ(w.data, (std::vector<uint8_t>{127, 38}));
+    if (!correct) {
+      EXPECT_TRUE(conv->inputs.size() < 3 || conv->inputs[2] < 0);  // no bias added
+      continue;
+    }
+    ASSERT_EQ(conv->inputs.size(), 3u);
+    const IrTensor& b = g.tensors()[conv->inputs[2]];
+    ASSERT_EQ(b.dtype, DataType::kInt32);
+    ASSERT_EQ(b.data.size(), 4u);
+    int32_t code = 0;
+    std::memcpy(&code, b.data.data(), 4);
+    const double sx = g.tensors()[conv->inputs[0]].quant.scale[0], sw = w.quant.scale[0];
+    EXPECT_FLOAT_EQ(static_cast<float>(sx), 11.0f / 255.0f);
+    EXPECT_FLOAT_EQ(static_cast<float>(sw), 1.0f / 127.0f);
+    const double shift = (127 * sw - 1.0) * 2.0 + (38 * sw - 0.3) * 5.0;  // -0.003937
+    EXPECT_EQ(code, static_cast<int32_t>(std::lround(-shift / (sx * sw))));
+    EXPECT_EQ(code, 12);  // 0.003937 / (11/255 / 127) = 11.59
+  }
 }
 
 TEST_F(QuantizeGraphTest, UnknownFloatLayerIsAnError) {

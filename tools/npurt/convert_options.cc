@@ -205,6 +205,8 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       }
     } else if (key == "smooth_activations") {
       args->smooth_activations = ScalarOf(v, where);
+    } else if (key == "bias_correction") {
+      args->bias_correction = ScalarOf(v, where);
     } else if (key == "int16_mac_budget") {
       try {
         args->int16_mac_budget = std::stod(ScalarOf(v, where));
@@ -313,6 +315,9 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
   cmd->add_option("--smooth-activations", args->smooth_activations,
                   "true: divide each int8 tensor read by convolutions per channel and move the factors into their "
                   "weights (SmoothQuant), where an exact rewrite exists");
+  cmd->add_option("--bias-correction", args->bias_correction,
+                  "true: each convolution's bias absorbs the mean shift its int8 weights' rounding causes, from the "
+                  "calibration set's per-channel input means (default false)");
   cmd->add_option("--int16-mac-budget", args->int16_mac_budget,
                   "Hybrid int16: every layer without multiply-accumulates computes on int16 activations, and so do "
                   "the cheapest layers with MACs while they stay within this share of the model's MACs (0 to 1); "
@@ -329,7 +334,7 @@ std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
                            "--std-values", "--reorder-channels", "--custom-string", "--quantize", "--dataset",
                            "--quantized-algorithm", "--quantized-method", "--float-layers", "--int16-layers",
                            "--int16-mac-budget", "--auto-hybrid", "--smooth-activations",
-                           "--int16-headroom"}) {
+                           "--bias-correction", "--int16-headroom"}) {
     if (cmd.get_option_no_throw(name) != nullptr && cmd.count(name) > 0) given.push_back(name);
   }
   return given;
@@ -384,6 +389,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--int16-layers")) args.int16_layers = cli.int16_layers;
     if (was_given("--int16-mac-budget")) args.int16_mac_budget = cli.int16_mac_budget;
     if (was_given("--smooth-activations")) args.smooth_activations = cli.smooth_activations;
+    if (was_given("--bias-correction")) args.bias_correction = cli.bias_correction;
     if (was_given("--int16-headroom")) args.int16_headroom = cli.int16_headroom;
   }
   // A bare --auto-hybrid has no value to store: its presence decides (with or without a config file).
@@ -458,6 +464,11 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
     if (!ParseBool(args.smooth_activations, &on)) throw Failure{"--smooth-activations must be true or false"};
     o.smooth_activations = on;
   }
+  if (!args.bias_correction.empty()) {
+    bool on = false;
+    if (!ParseBool(args.bias_correction, &on)) throw Failure{"--bias-correction must be true or false"};
+    o.bias_correction = on;
+  }
   if (args.auto_hybrid >= 0.0) {
     if (!(args.auto_hybrid > 0.0 && args.auto_hybrid <= 1.0)) throw Failure{"--auto-hybrid threshold must be in (0, 1]"};
     o.auto_hybrid_threshold = args.auto_hybrid;
@@ -465,9 +476,11 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
   o.progress = true;  // drawn only when stderr is a terminal
   if (!o.quantize && (!o.dataset.empty() || !args.quantized_algorithm.empty() || !args.quantized_method.empty() ||
                       !o.float_layers.empty() || !o.int16_layers.empty() || args.int16_mac_budget >= 0.0 ||
-                      args.auto_hybrid >= 0.0 || args.int16_headroom >= 0.0 || !args.smooth_activations.empty())) {
+                      args.auto_hybrid >= 0.0 || args.int16_headroom >= 0.0 || !args.smooth_activations.empty() ||
+                      !args.bias_correction.empty())) {
     throw Failure{"--dataset, --quantized-algorithm, --quantized-method, --float-layers, --int16-layers, "
-                  "--int16-mac-budget, --int16-headroom, --auto-hybrid and --smooth-activations need --quantize"};
+                  "--int16-mac-budget, --int16-headroom, --auto-hybrid, --smooth-activations and --bias-correction "
+                  "need --quantize"};
   }
 
   return o;

@@ -38,6 +38,7 @@ struct ConvertArgs {
   double auto_hybrid = -1.0;       // < 0: not given; --auto-hybrid alone: 0.98
   std::string auto_hybrid_text;    // the command line's value ("" for a bare --auto-hybrid)
   std::string smooth_activations;  // "": not given
+  std::string bias_correction;     // "": not given
   double int16_headroom = -1.0;    // < 0: not given
 };
 
