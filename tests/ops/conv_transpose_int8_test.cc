@@ -11,29 +11,15 @@
 #include <vector>
 
 #include "runtime/kernels/ref/quantize.h"
+#include "tests/ops/int8_oracle.h"
 #include "tests/ops/op_runner.h"
 
 namespace npurt {
 namespace {
 
 using testing::OpRunner;
-
-QuantInfo PerTensor(float scale, int32_t zero_point = 0) {
-  QuantInfo q;
-  q.scale = {scale};
-  q.zero_point = {zero_point};
-  return q;
-}
-
-QuantInfo PerAxis(std::vector<float> scales, int axis) {
-  QuantInfo q;
-  q.zero_point.assign(scales.size(), 0);
-  q.scale = std::move(scales);
-  q.axis = axis;
-  return q;
-}
-
-int Uniform(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+using testing::PerTensor;
+using namespace testing::accumulating;  // PerAxis, Dequantize, OutputQuantFor, MatchCount, ...
 
 // ---------------------------------------------------------------- hand-computed
 
@@ -93,21 +79,6 @@ struct ConvTransposeCase {
   std::vector<int32_t> bias;  // empty: no bias
   std::string text;
 };
-
-int32_t RandomZeroPoint(std::mt19937& rng) {
-  switch (Uniform(rng, 0, 3)) {
-    case 0: return -128;
-    case 1: return 127;
-    case 2: return 0;
-    default: return Uniform(rng, -100, 100);
-  }
-}
-
-std::vector<int8_t> RandomInt8(std::mt19937& rng, int64_t n) {
-  std::vector<int8_t> v(static_cast<size_t>(n));
-  for (int8_t& e : v) e = static_cast<int8_t>(Uniform(rng, -128, 127));
-  return v;
-}
 
 // The weight scale of output channel m (per tensor, M/g or M scales along axis 1).
 float WeightScale(const ConvTransposeCase& c, int64_t m) {
@@ -224,25 +195,6 @@ Status RunInt8(const ConvTransposeCase& c, const QuantInfo& yq, OpRunner* op) {
   return op->Run();
 }
 
-// Output parameters spanning the oracle's range (narrowed to saturate the
-// ends), sometimes with an extreme zero point.
-QuantInfo OutputQuantFor(const std::vector<float>& real, std::mt19937& rng) {
-  float lo = 0.0f, hi = 0.0f;
-  for (float v : real) lo = std::min(lo, v), hi = std::max(hi, v);
-  const float narrow = 0.1f * Uniform(rng, 7, 10);
-  const int mode = Uniform(rng, 0, 5);
-  if (mode == 0) return PerTensor(std::max(hi, 1e-3f) / 255.0f * narrow, -128);
-  if (mode == 1) return PerTensor(std::max(-lo, 1e-3f) / 255.0f * narrow, 127);
-  const float scale = std::max(hi - lo, 1e-3f) / 255.0f * narrow;
-  const float zp = std::nearbyint(-128.0f - lo / scale);
-  return PerTensor(scale, static_cast<int32_t>(std::min(127.0f, std::max(-128.0f, zp))));
-}
-
-struct MatchCount {
-  int64_t total = 0;
-  int64_t exact = 0;
-};
-
 // Runs case `c` through the float oracle and the int8 op with output
 // parameters fitted to the oracle's range; every output within one step.
 // False when the float op rejects the geometry (pads that leave no output).
@@ -267,15 +219,6 @@ bool CheckAgainstOracle(const ConvTransposeCase& c, std::mt19937& rng, MatchCoun
     if (diff == 0) ++count->exact;
   }
   return true;
-}
-
-// Why ±1 can occur: the int8 kernel sums exactly in int32 and rounds
-// acc * acc_scale once; the float oracle's accumulation order and the
-// rounding of dequantized products can move a value across an output
-// rounding boundary (one step). That is rare.
-void ExpectMostlyExact(const MatchCount& count) {
-  EXPECT_GE(static_cast<double>(count.exact), 0.99 * static_cast<double>(count.total))
-      << count.exact << " of " << count.total << " exact";
 }
 
 TEST(ConvTransposeInt8, MatchesFloatOracleOnRandomCases) {

@@ -175,5 +175,95 @@ inline bool RunAgainstFloatOracle(const std::string& op, const Attributes& attrs
   return true;
 }
 
+// ---- helpers of the accumulating ops' oracle tests (Conv, ConvTranspose, Gemm, MatMul) ----
+namespace accumulating {
+
+inline QuantInfo PerAxis(std::vector<float> scales, int axis) {
+  QuantInfo q;
+  q.zero_point.assign(scales.size(), 0);
+  q.scale = std::move(scales);
+  q.axis = axis;
+  return q;
+}
+
+inline int Uniform(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+
+inline std::vector<int8_t> RandomInt8(std::mt19937& rng, int64_t n) {
+  std::vector<int8_t> v(static_cast<size_t>(n));
+  for (int8_t& e : v) e = static_cast<int8_t>(Uniform(rng, -128, 127));
+  return v;
+}
+
+// Zero points that matter: both extremes, 0 and anything.
+inline int32_t RandomZeroPoint(std::mt19937& rng) {
+  switch (Uniform(rng, 0, 3)) {
+    case 0: return -128;
+    case 1: return 127;
+    case 2: return 0;
+    default: return Uniform(rng, -100, 100);
+  }
+}
+
+// Real values of a quantized tensor, per tensor or per axis.
+inline std::vector<float> Dequantize(const Shape& shape, const std::vector<int8_t>& v, const QuantInfo& q) {
+  int64_t inner = 1, axis_size = 1;
+  if (q.axis >= 0) {
+    axis_size = shape[static_cast<size_t>(q.axis)];
+    for (size_t d = static_cast<size_t>(q.axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  }
+  std::vector<float> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const size_t a = static_cast<size_t>((static_cast<int64_t>(i) / inner) % axis_size);
+    out[i] = DequantizeValue(v[i], q.scale[a], q.zero_point.empty() ? 0 : q.zero_point[a]);
+  }
+  return out;
+}
+
+// Output parameters for the oracle's real outputs: usually spanning their
+// range (times `narrow` <= 1, which saturates the ends), sometimes with an
+// extreme zero point (-128: only non-negative values representable, 127: only
+// non-positive ones).
+inline QuantInfo OutputQuantFor(const std::vector<float>& real, std::mt19937& rng) {
+  float lo = 0.0f, hi = 0.0f;
+  for (float v : real) lo = std::min(lo, v), hi = std::max(hi, v);
+  const float narrow = 0.1f * Uniform(rng, 7, 10);
+  const int mode = Uniform(rng, 0, 5);
+  if (mode == 0) return PerTensor(std::max(hi, 1e-3f) / 255.0f * narrow, -128);
+  if (mode == 1) return PerTensor(std::max(-lo, 1e-3f) / 255.0f * narrow, 127);
+  const float scale = std::max(hi - lo, 1e-3f) / 255.0f * narrow;
+  const float zp = std::nearbyint(-128.0f - lo / scale);
+  return PerTensor(scale, static_cast<int32_t>(std::min(127.0f, std::max(-128.0f, zp))));
+}
+
+struct MatchCount {
+  int64_t total = 0;
+  int64_t exact = 0;
+};
+
+// Every int8 output within one step of the quantized oracle; counts exact matches.
+inline void ExpectWithinOneStep(const std::vector<int8_t>& got, const std::vector<float>& real, const QuantInfo& yq,
+                         const std::string& what, MatchCount* count) {
+  ASSERT_EQ(got.size(), real.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const int32_t want = QuantizeValue(real[i], yq.scale[0], yq.zero_point[0], -128, 127);
+    const int32_t diff = std::abs(static_cast<int32_t>(got[i]) - want);
+    ASSERT_LE(diff, 1) << what << " at " << i << ": got " << int{got[i]} << ", oracle " << want << " (real "
+                       << real[i] << ")";
+    ++count->total;
+    if (diff == 0) ++count->exact;
+  }
+}
+
+// Why ±1 can occur: the int8 kernel sums exactly in int32 and rounds
+// acc * acc_scale once; the oracle sums float products of dequantized values,
+// whose rounding errors can move a value across a rounding boundary of the
+// output (a .5 step) -- then the two differ by one step. That is rare.
+inline void ExpectMostlyExact(const MatchCount& count) {
+  EXPECT_GE(static_cast<double>(count.exact), 0.99 * static_cast<double>(count.total))
+      << count.exact << " of " << count.total << " exact";
+}
+
+}  // namespace accumulating
+
 }  // namespace testing
 }  // namespace npurt
