@@ -33,17 +33,18 @@ done
 [ -f "$M/ch_PP-OCRv4_rec_infer.onnx" ] || { echo "missing models in $M: run 'make setup'" >&2; exit 2; }
 
 # The recipes, from the vendor's default to npurt's (the last is what --quantize alone does).
-RECIPES=${RECIPES:-"minmax mmse kl smooth int16 default headroom8 biascorr"}
+RECIPES=${RECIPES:-"minmax mmse kl smooth int16 nobias weights default headroom8"}
 recipe_flags() {
   case $1 in
-    minmax) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0" ;;
-    mmse) echo "--quantized-algorithm mmse --smooth-activations false --int16-mac-budget 0" ;;
-    kl) echo "--quantized-algorithm kl_divergence --smooth-activations false --int16-mac-budget 0" ;;
-    smooth) echo "--quantized-algorithm normal --smooth-activations true --int16-mac-budget 0" ;;
-    int16) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0.08" ;;
+    minmax) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0 --bias-correction false" ;;
+    mmse) echo "--quantized-algorithm mmse --smooth-activations false --int16-mac-budget 0 --bias-correction false" ;;
+    kl) echo "--quantized-algorithm kl_divergence --smooth-activations false --int16-mac-budget 0 --bias-correction false" ;;
+    smooth) echo "--quantized-algorithm normal --smooth-activations true --int16-mac-budget 0 --bias-correction false" ;;
+    int16) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0.08 --bias-correction false" ;;
+    nobias) echo "--bias-correction false" ;;
+    weights) echo "--bias-correction weights" ;;
     default) echo "" ;;
     headroom8) echo "--int16-headroom 8" ;;
-    biascorr) echo "--bias-correction true" ;;
     *) echo "unknown recipe '$1'" >&2; exit 2 ;;
   esac
 }
@@ -54,9 +55,10 @@ recipe_title() {
     kl) echo "kl_divergence" ;;
     smooth) echo "min/max + activation smoothing" ;;
     int16) echo "min/max + int16 activations (8% MAC budget)" ;;
-    default) echo "**default**: min/max + smoothing + int16 (--quantize alone)" ;;
+    nobias) echo "min/max + smoothing + int16, no bias correction" ;;
+    weights) echo "… + bias correction of the weights only (--bias-correction weights)" ;;
+    default) echo "**default**: min/max + smoothing + int16 + measured bias correction (--quantize alone)" ;;
     headroom8) echo "default + int16 headroom ×8 (--int16-headroom 8)" ;;
-    biascorr) echo "default + bias correction (--bias-correction true)" ;;
   esac
 }
 

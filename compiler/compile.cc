@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "compiler/emit/target_platform.h"
 #include "compiler/onnx/onnx_importer.h"
@@ -135,6 +137,64 @@ Status ChooseHybridLayers(const CompileOptions& options, const Graph& graph, con
   return Status::Ok();
 }
 
+// BiasCorrection::kEmpirical on the quantized graph: measure each layer's own mean error per output channel,
+// then move its int32 bias codes by minus that error (in bias steps), where the int32 accumulator bound still
+// holds. With a fused activation the error is measured after it; the bias moves before it, which is exact
+// where the activation is the identity and an approximation elsewhere.
+Status CorrectBiasEmpirically(const EmitOptions& emit, const std::vector<uint8_t>& float_model,
+                              const std::vector<DatasetSample>& samples, Graph* graph) {
+  std::vector<uint8_t> quant_model;
+  NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, &quant_model));
+  const std::vector<DatasetSample> probe(
+      samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(std::min(samples.size(), kBiasCorrectionSamples)));
+  AccuracyOptions analysis;
+  analysis.entire = false;
+  analysis.channel_bias = true;
+  AccuracyReport accuracy;
+  NPURT_RETURN_IF_ERROR(AnalyzeAccuracy(float_model, quant_model, probe, analysis, &accuracy));
+  Graph& g = *graph;
+  for (const LayerAccuracy& layer : accuracy.layers) {
+    if ((layer.op_type != "Conv" && layer.op_type != "ConvTranspose") || layer.single_channel_bias.empty()) continue;
+    auto node = std::find_if(g.nodes().begin(), g.nodes().end(), [&](const IrNode& n) { return n.name == layer.node; });
+    if (node == g.nodes().end() || node->inputs.size() < 3 || node->inputs[2] < 0) continue;
+    IrTensor& bias = g.tensors()[node->inputs[2]];
+    const IrTensor& w = g.tensors()[node->inputs[1]];
+    const size_t maps = layer.single_channel_bias.size();
+    if (bias.dtype != DataType::kInt32 || w.dtype != DataType::kInt8 || bias.data.size() != maps * 4 ||
+        (bias.quant.scale.size() != 1 && bias.quant.scale.size() != maps) || w.shape.size() < 2) {
+      continue;
+    }
+    // Σ|weight codes| per output channel, for the int32 accumulator bound (as the quantizer keeps it).
+    int64_t group = 1;
+    if (!node->attrs.GetInt("group", 1, &group).ok() || group < 1) continue;
+    const bool transposed = layer.op_type == "ConvTranspose";
+    const int64_t taps = NumElements(w.shape) / (w.shape[0] * w.shape[1]);
+    const int64_t group_out = static_cast<int64_t>(maps) / std::max<int64_t>(group, 1);
+    const int64_t group_in = transposed ? w.shape[0] / std::max<int64_t>(group, 1) : w.shape[1];
+    std::vector<double> abs_codes(maps, 0.0);
+    const int8_t* codes = reinterpret_cast<const int8_t*>(w.data.data());
+    for (size_t m = 0; m < maps; ++m) {
+      const int64_t gi = static_cast<int64_t>(m) / group_out, j = static_cast<int64_t>(m) % group_out;
+      for (int64_t ci = 0; ci < group_in; ++ci) {
+        const int64_t first = transposed ? ((gi * group_in + ci) * group_out + j) * taps
+                                         : (static_cast<int64_t>(m) * group_in + ci) * taps;
+        for (int64_t t = 0; t < taps; ++t) abs_codes[m] += std::abs(codes[first + t]);
+      }
+    }
+    const double max_input = g.tensors()[node->inputs[0]].dtype == DataType::kInt8 ? 255.0 : 0.0;
+    for (size_t m = 0; m < maps; ++m) {
+      int32_t code = 0;
+      std::memcpy(&code, &bias.data[m * 4], 4);
+      const double scale = bias.quant.scale[bias.quant.scale.size() == 1 ? 0 : m];
+      const double moved = static_cast<double>(code) - std::nearbyint(layer.single_channel_bias[m] / scale);
+      if (!(std::fabs(moved) + max_input * abs_codes[m] <= 2147483647.0 * 0.999)) continue;
+      code = static_cast<int32_t>(moved);
+      std::memcpy(&bias.data[m * 4], &code, 4);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
@@ -157,7 +217,8 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   quant.int16_layers.insert(options.int16_layers.begin(), options.int16_layers.end());
   quant.int16_mac_budget = options.int16_mac_budget;
   quant.int16_headroom = options.int16_headroom;
-  quant.bias_correction = options.bias_correction;
+  quant.bias_correction = options.bias_correction == BiasCorrection::kWeights;
+  quant.zero_biases = options.bias_correction == BiasCorrection::kEmpirical;
   if (options.dataset.empty()) {
     return NPURT_ERROR(kParamInvalid, "quantization needs a calibration dataset (--dataset dataset.txt)");
   }
@@ -182,6 +243,9 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
     NPURT_RETURN_IF_ERROR(ChooseHybridLayers(options, *graph, emit, float_model, samples, stats, &quant, report));
   }
   NPURT_RETURN_IF_ERROR(QuantizeGraph(stats, quant, graph, &report->quant));
+  if (options.bias_correction == BiasCorrection::kEmpirical) {
+    NPURT_RETURN_IF_ERROR(CorrectBiasEmpirically(emit, float_model, samples, graph));
+  }
   report->float_reference = std::move(float_model);
   report->quantized = true;
   report->calibration_samples = samples.size();

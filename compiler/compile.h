@@ -16,6 +16,8 @@
 namespace npurt {
 namespace compiler {
 
+enum class BiasCorrection { kNone, kWeights, kEmpirical };
+
 struct CompileOptions {
   std::string target_platform = "rk3588";
   // Fixes dynamic or named input dims: input name -> full shape.
@@ -41,10 +43,17 @@ struct CompileOptions {
   std::vector<std::string> int16_layers;       // node names with int16 activations
   // npurt's default recipe (docs/quantization.md): smoothing, then int16 activations wherever the
   // layers reading them do at most kDefaultInt16MacBudget of the model's MACs. rknn-toolkit2's plain
-  // w8a8 `normal` is smooth_activations = false, int16_mac_budget = 0.
+  // w8a8 `normal` is smooth_activations = false, int16_mac_budget = 0, bias_correction = kNone.
   double int16_mac_budget = 0.08;              // QuantizeOptions::int16_mac_budget
   bool smooth_activations = true;              // quant/smooth_activations.h, then recalibration
-  bool bias_correction = false;                // QuantizeOptions::bias_correction
+  // After quantizing, each Conv / ConvTranspose bias absorbs the mean error
+  // per output channel that its layer adds on its own ("single" in
+  // accuracy_analysis.h: weight rounding and input quantization together),
+  // measured on the first kBiasCorrectionSamples calibration samples
+  // (kEmpirical, the default); or the weights' rounding only, from the
+  // calibrated input means (kWeights, QuantizeOptions::bias_correction); or
+  // nothing (kNone).
+  BiasCorrection bias_correction = BiasCorrection::kEmpirical;
   float int16_headroom = 1.0f;                 // QuantizeOptions::int16_headroom
   // > 0 (--auto-hybrid [THRESH], rknn-toolkit2's default 0.98): after
   // quantizing, every int8 layer whose "single" cosine (accuracy_analysis.h,
@@ -72,6 +81,7 @@ struct BuildReport {
 };
 
 constexpr size_t kAutoHybridSamples = 4;
+constexpr size_t kBiasCorrectionSamples = 16;
 constexpr double kDefaultAutoHybridThreshold = 0.98;
 constexpr int kAutoHybridRounds = 3;
 

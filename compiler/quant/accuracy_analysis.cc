@@ -153,8 +153,10 @@ struct Pairing {
 // first overwrites each op's activation inputs with their references.
 class CompareObserver final : public Profiler {
  public:
-  CompareObserver(const Pairing& pairing, const References& refs, bool single, std::vector<ErrorSums>* sums)
-      : pairing_(pairing), refs_(refs), single_(single), sums_(sums) {}
+  // `channel_sums` (may be nullptr): per row, per channel, the sum of (x - ref) and the count.
+  CompareObserver(const Pairing& pairing, const References& refs, bool single, std::vector<ErrorSums>* sums,
+                  std::vector<std::vector<std::pair<double, uint64_t>>>* channel_sums = nullptr)
+      : pairing_(pairing), refs_(refs), single_(single), sums_(sums), channel_sums_(channel_sums) {}
 
   const Status& status() const { return status_; }
 
@@ -180,6 +182,16 @@ class CompareObserver final : public Profiler {
       }
       ReadReal(t, &scratch_);
       (*sums_)[static_cast<size_t>(rows[j])].Add(ref->data(), scratch_.data(), t.num_elements());
+      if (channel_sums_ != nullptr && t.rank() >= 3 && t.shape[0] > 0 && t.shape[1] > 0) {
+        auto& channels = (*channel_sums_)[static_cast<size_t>(rows[j])];
+        const int64_t c_count = t.shape[1], inner = t.num_elements() / (t.shape[0] * c_count);
+        channels.resize(static_cast<size_t>(c_count));
+        for (int64_t i = 0; i < t.num_elements(); ++i) {
+          auto& c = channels[static_cast<size_t>((i / inner) % c_count)];
+          c.first += static_cast<double>(scratch_[static_cast<size_t>(i)]) - (*ref)[static_cast<size_t>(i)];
+          ++c.second;
+        }
+      }
     }
   }
 
@@ -205,6 +217,7 @@ class CompareObserver final : public Profiler {
   const References& refs_;
   bool single_;
   std::vector<ErrorSums>* sums_;
+  std::vector<std::vector<std::pair<double, uint64_t>>>* channel_sums_;
   std::vector<float> scratch_;
   Status status_;
 };
@@ -351,6 +364,7 @@ Status AnalyzeAccuracy(const std::vector<uint8_t>& float_model, const std::vecto
 
   const size_t rows = report->layers.size();
   std::vector<Accumulated> entire(rows), single(rows);
+  std::vector<std::vector<std::pair<double, uint64_t>>> channel_sums(options.channel_bias ? rows : 0);
   References refs;
   std::vector<ErrorSums> sums;
   for (size_t k = 0; k < samples.size(); ++k) {
@@ -366,7 +380,8 @@ Status AnalyzeAccuracy(const std::vector<uint8_t>& float_model, const std::vecto
       const bool is_single = pass == 1;
       if (!(is_single ? options.single : options.entire)) continue;
       sums.assign(rows, ErrorSums());
-      CompareObserver observer(pairing, refs, is_single, &sums);
+      CompareObserver observer(pairing, refs, is_single, &sums,
+                               is_single && options.channel_bias ? &channel_sums : nullptr);
       s = qc->Run(&observer);
       if (s.ok()) s = observer.status();
       if (!s.ok()) return Status(s.code(), where + "quantized model: " + s.message());
@@ -378,6 +393,11 @@ Status AnalyzeAccuracy(const std::vector<uint8_t>& float_model, const std::vecto
   for (size_t r = 0; r < rows; ++r) {
     if (options.entire) report->layers[r].entire = entire[r].Mean(samples.size());
     if (options.single) report->layers[r].single = single[r].Mean(samples.size());
+    if (r < channel_sums.size()) {
+      for (const auto& [sum, count] : channel_sums[r]) {
+        report->layers[r].single_channel_bias.push_back(count > 0 ? sum / static_cast<double>(count) : 0.0);
+      }
+    }
   }
   for (const IoDesc& io : qc->model().outputs()) {
     OutputAccuracy out;

@@ -79,6 +79,9 @@ struct LayerAccuracy {
   int64_t macs = 0;       // multiply-accumulates (Conv, ConvTranspose, Gemm, MatMul; else 0)
   ErrorMetrics entire;
   ErrorMetrics single;
+  // With AccuracyOptions::channel_bias: per channel (axis 1) of a rank >= 3 output, the mean of
+  // (quantized - float) in the "single" run, over samples and positions; else empty.
+  std::vector<double> single_channel_bias;
 };
 
 struct OutputAccuracy {
@@ -95,6 +98,7 @@ struct AccuracyReport {
 struct AccuracyOptions {
   bool entire = true;  // run 2 above; --auto-hybrid needs only "single"
   bool single = true;  // run 3 above
+  bool channel_bias = false;  // with single: LayerAccuracy::single_channel_bias (empirical bias correction)
 };
 
 // Compares `quant_model` with `float_model` (npurt model-file bytes) on

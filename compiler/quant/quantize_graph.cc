@@ -488,8 +488,8 @@ Status Quantizer::RequantizeToInt8(int tensor, int* out_tensor) {
 // tiny weights and large bias would break it gets a larger weight scale -- its
 // bias dominates, so the coarser weights cost nothing measurable. An int16
 // input accumulates in int64, so only the bias code itself must fit int32.
-// Gives every Conv / ConvTranspose with constant float weights and no bias a zero bias (exact), so that
-// bias correction has a slot to write to; only where its input has per-channel statistics.
+// Gives every Conv / ConvTranspose with constant float weights and no bias a zero bias (exact), so that a bias
+// correction has a slot to write to; only where its input has per-channel statistics.
 void Quantizer::AddZeroBiases() {
   for (size_t k = 0; k < g_.nodes().size(); ++k) {
     const IrNode& n = g_.nodes()[k];
@@ -655,7 +655,8 @@ Status Quantizer::Run(QuantizeReport* report) {
       }
     }
   }
-  if (options_.bias_correction) AddZeroBiases();  // adds tensors: before anything is sized by them
+  if (options_.bias_correction || options_.zero_biases) AddZeroBiases();  // adds tensors: before anything is sized
+
   const size_t num_nodes = g_.nodes().size();
   const size_t num_tensors = g_.tensors().size();
   int8_node_.assign(num_nodes, false);

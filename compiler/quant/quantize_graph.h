@@ -44,14 +44,17 @@ struct QuantizeOptions {
   double int16_mac_budget = 0.0;
   // int16 ranges: this many times the calibrated one (Int16ActivationQuantInfo).
   float int16_headroom = 1.0f;
-  // Bias correction (Nagel et al. 2019, "Data-Free Quantization"): rounding
-  // the weights of a Conv / ConvTranspose to int8 shifts each output
-  // channel's mean by sum(dW * E[x]) over its inputs; the bias takes the
-  // opposite, with E[x] per input channel from calibration
-  // (TensorStats::ChannelMean). A Conv without bias gets one. Off by default:
-  // measured, it helps int16 activations but not the int8 recipe
-  // (docs/quantization.md).
+  // Bias correction of the weights (Nagel et al. 2019, "Data-Free
+  // Quantization"): rounding the weights of a Conv / ConvTranspose to int8
+  // shifts each output channel's mean by sum(dW * E[x]) over its inputs; the
+  // bias takes the opposite, with E[x] per input channel from calibration
+  // (TensorStats::ChannelMean). Off by default: npurt's default corrects
+  // measured errors instead (compile.h, BiasCorrection::kEmpirical).
   bool bias_correction = false;
+  // Give every Conv / ConvTranspose without bias a zero bias (exact), so that
+  // a correction after quantization has an int32 bias to move. Implied by
+  // bias_correction.
+  bool zero_biases = false;
 };
 
 struct QuantizeReport {

@@ -230,6 +230,46 @@ TEST(AccuracyAnalysis, EntireAccumulatesSingleIsolatesTheLayer) {
   EXPECT_EQ(report.layers[1].entire.euclidean, 0.0);
 }
 
+// Per-channel mean errors of "single" (what the measured bias correction uses), on MulAddModel's numbers with a
+// channel axis: x[1,2,1] = [0.4, 2] -> mul writes [0, 1] for [1, 1] (channel 0 off by -1, channel 1 exact);
+// add, fed m = [1, 1], is exact.
+TEST(AccuracyAnalysis, ChannelBiasOfTheSingleRun) {
+  TempDir dir;
+  OnnxBuilder b(13);
+  b.Input("x", {1, 2, 1});
+  b.FloatConstant("c", {2, 1}, {2.5f, 0.5f});
+  b.Node("Mul", {"x", "c"}, {"m"}, "mul");
+  b.Node("Add", {"m", "m"}, {"y"}, "add");
+  b.Output("y");
+  const std::string onnx = dir / "model.onnx";
+  ASSERT_TRUE(b.Write(onnx));
+  WriteNpy(dir / "calib.npy", {1, 2, 1}, {102, 255});
+  std::ofstream(dir / "calib.txt") << "calib.npy\n";
+  CompileOptions o;
+  Models models;
+  ASSERT_TRUE(CompileOnnxFile(onnx, o, &models.float_model).ok());
+  o.quantize = true;
+  o.dataset = dir / "calib.txt";
+  o.smooth_activations = false;
+  o.int16_mac_budget = 0.0;
+  ASSERT_TRUE(CompileOnnxFile(onnx, o, &models.quant_model).ok());
+  WriteNpy(dir / "x.npy", {1, 2, 1}, {0.4f, 2.0f});
+  AccuracyOptions options;
+  options.entire = false;
+  options.channel_bias = true;
+  AccuracyReport report;
+  const Status s = AnalyzeAccuracy(models.float_model, models.quant_model, {Sample(dir / "x.npy")}, options, &report);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(report.layers.size(), 2u);
+  ASSERT_EQ(report.layers[0].single_channel_bias.size(), 2u);
+  EXPECT_NEAR(report.layers[0].single_channel_bias[0], -1.0, 1e-6);
+  EXPECT_NEAR(report.layers[0].single_channel_bias[1], 0.0, 1e-6);
+  EXPECT_EQ(report.layers[1].single_channel_bias, (std::vector<double>{0.0, 0.0}));
+  options.channel_bias = false;  // not asked: empty
+  ASSERT_TRUE(AnalyzeAccuracy(models.float_model, models.quant_model, {Sample(dir / "x.npy")}, options, &report).ok());
+  EXPECT_TRUE(report.layers[0].single_channel_bias.empty());
+}
+
 TEST(AccuracyAnalysis, SeveralSamplesAverageCosineAndPoolSqnr) {
   TempDir dir;
   Models models;

@@ -238,6 +238,53 @@ TEST(BiasCorrection, HandComputedShiftGoesIntoANewBias) {
   }
 }
 
+// The measured (empirical) correction, hand-computed: x[1,1,1,2] -> Conv 1x1, weight 1, no bias, calibrated and
+// measured on the one sample x = [0.4, 255]. x's range [0, 255] has scale 1, so 0.4 reads as 0; y's too, so the
+// conv alone writes [0, 255] where float has [0.4, 255]: its mean error is -0.2. The bias it gets moves the
+// output by +0.2, i.e. round(0.2 / (scale_x 1 * scale_w 1/127)) = round(25.4) = 25 codes. Without the
+// correction the conv has no bias at all.
+TEST_F(QuantizeGraphTest, EmpiricalBiasCorrectionMovesTheBiasByTheMeasuredError) {
+  npy::NpyArray a;
+  a.shape = {1, 1, 1, 2};
+  const float v[] = {0.4f, 255.0f};
+  a.data.assign(reinterpret_cast<const uint8_t*>(v), reinterpret_cast<const uint8_t*>(v + 2));
+  ASSERT_TRUE(npy::WriteNpy(dir_ + "/one.npy", a).ok());
+  std::ofstream(dir_ + "/one.txt") << "one.npy\n";
+  for (BiasCorrection mode : {BiasCorrection::kEmpirical, BiasCorrection::kNone}) {
+    Graph g;
+    const int x = g.AddTensor("x", {1, 1, 1, 2}, DataType::kFloat32);
+    g.AddInput(x);
+    const int y = g.AddNode("Conv", {x, g.AddFloatConstant("w", {1, 1, 1, 1}, {1.0f})}, {}, 1, "conv");
+    g.tensors()[y].name = "y";
+    g.AddOutput(y);
+    ASSERT_TRUE(g.InferShapes().ok());
+    CompileOptions o;
+    EXPECT_EQ(o.bias_correction, BiasCorrection::kEmpirical);  // the default
+    o.quantize = true;
+    o.dataset = dir_ + "/one.txt";
+    o.smooth_activations = false;
+    o.int16_mac_budget = 0.0;
+    o.bias_correction = mode;
+    std::vector<uint8_t> model;
+    const Status s = Build(o, &g, &model, nullptr);
+    ASSERT_TRUE(s.ok()) << s.message();
+    const IrNode* conv = Node(g, "conv");
+    ASSERT_NE(conv, nullptr);
+    if (mode == BiasCorrection::kNone) {
+      EXPECT_TRUE(conv->inputs.size() < 3 || conv->inputs[2] < 0);
+      continue;
+    }
+    ASSERT_EQ(conv->inputs.size(), 3u);
+    const IrTensor& b = g.tensors()[conv->inputs[2]];
+    ASSERT_EQ(b.dtype, DataType::kInt32);
+    int32_t code = 0;
+    std::memcpy(&code, b.data.data(), 4);
+    EXPECT_FLOAT_EQ(g.tensors()[conv->inputs[0]].quant.scale[0], 1.0f);
+    EXPECT_FLOAT_EQ(g.tensors()[conv->inputs[1]].quant.scale[0], 1.0f / 127.0f);
+    EXPECT_EQ(code, 25);
+  }
+}
+
 TEST_F(QuantizeGraphTest, UnknownFloatLayerIsAnError) {
   Graph g;
   QuantizeReport report;

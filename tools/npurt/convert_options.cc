@@ -316,8 +316,9 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
                   "true: divide each int8 tensor read by convolutions per channel and move the factors into their "
                   "weights (SmoothQuant), where an exact rewrite exists");
   cmd->add_option("--bias-correction", args->bias_correction,
-                  "true: each convolution's bias absorbs the mean shift its int8 weights' rounding causes, from the "
-                  "calibration set's per-channel input means (default false)");
+                  "empirical (default, or true): each convolution's bias absorbs the mean error per channel that its "
+                  "layer adds, measured on the quantized model; weights: only its int8 weights' rounding, from the "
+                  "calibration set's input means; false: none");
   cmd->add_option("--int16-mac-budget", args->int16_mac_budget,
                   "Hybrid int16: every layer without multiply-accumulates computes on int16 activations, and so do "
                   "the cheapest layers with MACs while they stay within this share of the model's MACs (0 to 1); "
@@ -466,8 +467,15 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
   }
   if (!args.bias_correction.empty()) {
     bool on = false;
-    if (!ParseBool(args.bias_correction, &on)) throw Failure{"--bias-correction must be true or false"};
-    o.bias_correction = on;
+    if (args.bias_correction == "empirical" || (ParseBool(args.bias_correction, &on) && on)) {
+      o.bias_correction = compiler::BiasCorrection::kEmpirical;
+    } else if (args.bias_correction == "weights") {
+      o.bias_correction = compiler::BiasCorrection::kWeights;
+    } else if (ParseBool(args.bias_correction, &on)) {
+      o.bias_correction = compiler::BiasCorrection::kNone;
+    } else {
+      throw Failure{"--bias-correction must be empirical, weights or false"};
+    }
   }
   if (args.auto_hybrid >= 0.0) {
     if (!(args.auto_hybrid > 0.0 && args.auto_hybrid <= 1.0)) throw Failure{"--auto-hybrid threshold must be in (0, 1]"};
