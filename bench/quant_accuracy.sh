@@ -10,7 +10,7 @@
 # min over the held-out samples), the task metric, and whether the issue's
 # thresholds hold (eval_ocr / eval_fashion_mnist decide; see their --help).
 #
-#   bench/quant_accuracy.sh [BUILD_DIR]        (after `make build`; ~30 min on 2 cores)
+#   bench/quant_accuracy.sh [BUILD_DIR]        (after `make build`; ~40 min on 2 cores)
 #
 # Writes BUILD_DIR/quant_accuracy/results.md and prints it. Environment:
 # NPURT_DATA_DIR (models, default ~/.cache/npurt), RECIPES (space-separated
