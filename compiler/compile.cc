@@ -168,6 +168,7 @@ Status CorrectBiasEmpirically(const EmitOptions& emit, const std::vector<uint8_t
     int64_t group = 1;
     if (!node->attrs.GetInt("group", 1, &group).ok() || group < 1) continue;
     const bool transposed = layer.op_type == "ConvTranspose";
+    if ((transposed ? w.shape[1] * group : w.shape[0]) != static_cast<int64_t>(maps)) continue;
     const int64_t taps = NumElements(w.shape) / (w.shape[0] * w.shape[1]);
     const int64_t group_out = static_cast<int64_t>(maps) / std::max<int64_t>(group, 1);
     const int64_t group_in = transposed ? w.shape[0] / std::max<int64_t>(group, 1) : w.shape[1];
