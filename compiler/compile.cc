@@ -161,34 +161,30 @@ Status CorrectBiasEmpirically(const EmitOptions& emit, const std::vector<uint8_t
     const IrTensor& w = g.tensors()[node->inputs[1]];
     const size_t maps = layer.single_channel_bias.size();
     if (bias.dtype != DataType::kInt32 || w.dtype != DataType::kInt8 || bias.data.size() != maps * 4 ||
-        (bias.quant.scale.size() != 1 && bias.quant.scale.size() != maps) || w.shape.size() < 2) {
+        (bias.quant.scale.size() != 1 && bias.quant.scale.size() != maps)) {
       continue;
     }
     // Σ|weight codes| per output channel, for the int32 accumulator bound (as the quantizer keeps it).
     int64_t group = 1;
-    if (!node->attrs.GetInt("group", 1, &group).ok() || group < 1) continue;
-    const bool transposed = layer.op_type == "ConvTranspose";
-    if ((transposed ? w.shape[1] * group : w.shape[0]) != static_cast<int64_t>(maps)) continue;
-    const int64_t taps = NumElements(w.shape) / (w.shape[0] * w.shape[1]);
-    const int64_t group_out = static_cast<int64_t>(maps) / std::max<int64_t>(group, 1);
-    const int64_t group_in = transposed ? w.shape[0] / std::max<int64_t>(group, 1) : w.shape[1];
-    std::vector<double> abs_codes(maps, 0.0);
+    if (!node->attrs.GetInt("group", 1, &group).ok()) continue;
     const int8_t* codes = reinterpret_cast<const int8_t*>(w.data.data());
-    for (size_t m = 0; m < maps; ++m) {
-      const int64_t gi = static_cast<int64_t>(m) / group_out, j = static_cast<int64_t>(m) % group_out;
-      for (int64_t ci = 0; ci < group_in; ++ci) {
-        const int64_t first = transposed ? ((gi * group_in + ci) * group_out + j) * taps
-                                         : (static_cast<int64_t>(m) * group_in + ci) * taps;
-        for (int64_t t = 0; t < taps; ++t) abs_codes[m] += std::abs(codes[first + t]);
+    std::vector<double> abs_codes(maps, 0.0);
+    bool fits = true;
+    const bool ok = ForEachConvWeight(layer.op_type == "ConvTranspose", w.shape, group, [&](int64_t m, int64_t, size_t at) {
+      if (static_cast<size_t>(m) >= maps || at >= w.data.size()) {
+        fits = false;
+      } else {
+        abs_codes[static_cast<size_t>(m)] += std::abs(codes[at]);
       }
-    }
+    });
+    if (!ok || !fits) continue;
     const double max_input = g.tensors()[node->inputs[0]].dtype == DataType::kInt8 ? 255.0 : 0.0;
     for (size_t m = 0; m < maps; ++m) {
       int32_t code = 0;
       std::memcpy(&code, &bias.data[m * 4], 4);
       const double scale = bias.quant.scale[bias.quant.scale.size() == 1 ? 0 : m];
       const double moved = static_cast<double>(code) - std::nearbyint(layer.single_channel_bias[m] / scale);
-      if (!(std::fabs(moved) + max_input * abs_codes[m] <= 2147483647.0 * 0.999)) continue;
+      if (!(std::fabs(moved) + max_input * abs_codes[m] <= kAccumulatorLimit)) continue;
       code = static_cast<int32_t>(moved);
       std::memcpy(&bias.data[m * 4], &code, 4);
     }

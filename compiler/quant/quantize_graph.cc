@@ -518,13 +518,8 @@ void Quantizer::CorrectBias(const IrNode& n, int x_tensor, const std::vector<flo
   const TensorStats* s = FindStats(stats_, g_.tensors()[x_tensor].name);
   const Shape& ws = g_.tensors()[n.inputs[1]].shape;
   int64_t group = 1;
-  if (s == nullptr || ws.size() < 2 || !n.attrs.GetInt("group", 1, &group).ok() || group < 1) return;
+  if (s == nullptr || !n.attrs.GetInt("group", 1, &group).ok()) return;
   const bool transposed = n.op_type == "ConvTranspose";
-  const int64_t in_channels = transposed ? ws[0] : ws[1] * group;
-  const int64_t maps = transposed ? ws[1] * group : ws[0];
-  if (static_cast<int64_t>(s->channel_sum.size()) != in_channels || static_cast<int64_t>(b->size()) != maps) return;
-  int64_t taps = 1;
-  for (size_t d = 2; d < ws.size(); ++d) taps *= ws[d];
   double coverage = 1.0;  // taps landing on one output pixel, as a share of the kernel
   if (transposed) {
     std::vector<int64_t> strides;
@@ -532,24 +527,24 @@ void Quantizer::CorrectBias(const IrNode& n, int x_tensor, const std::vector<flo
       for (int64_t v : strides) coverage /= static_cast<double>(std::max<int64_t>(v, 1));
     }
   }
-  const int64_t group_in = in_channels / group, group_out = maps / group;
-  for (int64_t m = 0; m < maps; ++m) {
-    const int64_t g = m / group_out, j = m % group_out;
-    const float scale = wq.scale[wq.scale.size() == 1 ? 0 : static_cast<size_t>(transposed ? j : m)];
-    double shift = 0.0, abs_codes = 0.0;
-    for (int64_t ci = 0; ci < group_in; ++ci) {
-      const int64_t c = g * group_in + ci;
-      const double mean = s->ChannelMean(static_cast<size_t>(c));
-      const int64_t first = transposed ? (c * group_out + j) * taps : (m * group_in + ci) * taps;
-      for (int64_t t = 0; t < taps; ++t) {
-        const size_t at = static_cast<size_t>(first + t);
-        shift += (static_cast<double>(codes[at]) * scale - w[at]) * mean;
-        abs_codes += std::abs(codes[at]);
-      }
+  const size_t maps = b->size();
+  std::vector<double> shift(maps, 0.0), abs_codes(maps, 0.0);
+  bool fits = true;
+  const bool ok = ForEachConvWeight(transposed, ws, group, [&](int64_t m, int64_t c, size_t at) {
+    if (static_cast<size_t>(m) >= maps || static_cast<size_t>(c) >= s->channel_sum.size()) {
+      fits = false;
+      return;
     }
-    const double corrected = (*b)[static_cast<size_t>(m)] - shift * coverage;
-    if (std::fabs(corrected) / (acc_scale * scale) + max_input * abs_codes <= 2147483647.0 * 0.999) {
-      (*b)[static_cast<size_t>(m)] = static_cast<float>(corrected);
+    const float scale = wq.scale[wq.scale.size() == 1 ? 0 : static_cast<size_t>(transposed ? m % ws[1] : m)];
+    shift[static_cast<size_t>(m)] += (static_cast<double>(codes[at]) * scale - w[at]) * s->ChannelMean(static_cast<size_t>(c));
+    abs_codes[static_cast<size_t>(m)] += std::abs(codes[at]);
+  });
+  if (!ok || !fits) return;
+  for (size_t m = 0; m < maps; ++m) {
+    const float scale = wq.scale[wq.scale.size() == 1 ? 0 : (transposed ? m % static_cast<size_t>(ws[1]) : m)];
+    const double corrected = (*b)[m] - shift[m] * coverage;
+    if (std::fabs(corrected) / (acc_scale * scale) + max_input * abs_codes[m] <= kAccumulatorLimit) {
+      (*b)[m] = static_cast<float>(corrected);
     }
   }
 }
@@ -579,7 +574,6 @@ Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t wei
   }
   if (!b.empty() && static_cast<int64_t>(b.size()) == channels) {
     const double max_input = x_type == DataType::kInt8 ? 255.0 : 0.0;  // |x - zero_point| of an int8 input
-    constexpr double kLimit = 2147483647.0 * 0.999;
     float alpha = 1.0f;
     if (n->op_type == "Gemm") NPURT_RETURN_IF_ERROR(n->attrs.GetFloat("alpha", 1.0f, &alpha));
     const double sx = static_cast<double>(x.scale[0]) * alpha;
@@ -589,7 +583,7 @@ Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t wei
       for (int64_t o = 0; o < outer; ++o) {
         for (int64_t i = 0; i < inner; ++i) abs_sum += std::fabs(w[static_cast<size_t>((o * channels + c) * inner + i)]);
       }
-      min_scale[static_cast<size_t>(c)] = (std::fabs(b[static_cast<size_t>(c)]) / sx + max_input * abs_sum) / kLimit;
+      min_scale[static_cast<size_t>(c)] = (std::fabs(b[static_cast<size_t>(c)]) / sx + max_input * abs_sum) / kAccumulatorLimit;
     }
     bool changed = false;
     for (size_t k = 0; k < wq.scale.size(); ++k) {

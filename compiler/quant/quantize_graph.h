@@ -74,6 +74,33 @@ struct QuantizeReport {
 Status QuantizeGraph(const std::map<std::string, TensorStats>& stats, const QuantizeOptions& options, Graph* graph,
                      QuantizeReport* report);
 
+// The weight layout of a Conv ([M, C/g, k...]) or ConvTranspose ([C, M/g, k...]) with `group` groups:
+// f(m, c, index) for every weight element, by output channel m and input channel c. False (f not called)
+// for a shape that is not such a weight.
+template <typename F>
+bool ForEachConvWeight(bool transposed, const Shape& shape, int64_t group, F&& f) {
+  if (shape.size() < 2 || group < 1) return false;
+  const int64_t in_channels = transposed ? shape[0] : shape[1] * group;
+  const int64_t maps = transposed ? shape[1] * group : shape[0];
+  if (in_channels % group != 0 || maps % group != 0) return false;
+  int64_t taps = 1;
+  for (size_t d = 2; d < shape.size(); ++d) taps *= shape[d];
+  const int64_t group_in = in_channels / group, group_out = maps / group;
+  for (int64_t m = 0; m < maps; ++m) {
+    const int64_t g = m / group_out, j = m % group_out;
+    for (int64_t ci = 0; ci < group_in; ++ci) {
+      const int64_t c = g * group_in + ci;
+      const int64_t first = transposed ? (c * group_out + j) * taps : (m * group_in + ci) * taps;
+      for (int64_t t = 0; t < taps; ++t) f(m, c, static_cast<size_t>(first + t));
+    }
+  }
+  return true;
+}
+
+// The bound every quantized accumulator keeps (|bias code| + max|x - zp| * sum|weight codes|), with a margin
+// for the rounding of the scales; the runtime checks the exact int32 range at rknn_init.
+constexpr double kAccumulatorLimit = 2147483647.0 * 0.999;
+
 // Multiply-accumulates of one node (0 for ops that are not Conv, ConvTranspose, Gemm or MatMul).
 int64_t NodeMacs(const Graph& graph, const IrNode& node);
 
