@@ -10,7 +10,7 @@
 # min over the held-out samples), the task metric, and whether the issue's
 # thresholds hold (eval_ocr / eval_fashion_mnist decide; see their --help).
 #
-#   bench/quant_accuracy.sh [BUILD_DIR]        (after `make build`; ~40 min on 2 cores)
+#   bench/quant_accuracy.sh [BUILD_DIR]        (after `make build`; ~50 min on 2 cores)
 #
 # Writes BUILD_DIR/quant_accuracy/results.md and prints it. Environment:
 # NPURT_DATA_DIR (models, default ~/.cache/npurt), RECIPES (space-separated
@@ -33,16 +33,18 @@ done
 [ -f "$M/ch_PP-OCRv4_rec_infer.onnx" ] || { echo "missing models in $M: run 'make setup'" >&2; exit 2; }
 
 # The recipes, from the vendor's default to npurt's (the last is what --quantize alone does).
-RECIPES=${RECIPES:-"minmax mmse kl smooth int16 nobias weights default headroom8"}
+RECIPES=${RECIPES:-"minmax mmse kl smooth int16 nobias weights nearest default headroom8"}
+PLAIN="--bias-correction false --weight-rounding nearest"
 recipe_flags() {
   case $1 in
-    minmax) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0 --bias-correction false" ;;
-    mmse) echo "--quantized-algorithm mmse --smooth-activations false --int16-mac-budget 0 --bias-correction false" ;;
-    kl) echo "--quantized-algorithm kl_divergence --smooth-activations false --int16-mac-budget 0 --bias-correction false" ;;
-    smooth) echo "--quantized-algorithm normal --smooth-activations true --int16-mac-budget 0 --bias-correction false" ;;
-    int16) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0.08 --bias-correction false" ;;
-    nobias) echo "--bias-correction false" ;;
-    weights) echo "--bias-correction weights" ;;
+    minmax) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0 $PLAIN" ;;
+    mmse) echo "--quantized-algorithm mmse --smooth-activations false --int16-mac-budget 0 $PLAIN" ;;
+    kl) echo "--quantized-algorithm kl_divergence --smooth-activations false --int16-mac-budget 0 $PLAIN" ;;
+    smooth) echo "--quantized-algorithm normal --smooth-activations true --int16-mac-budget 0 $PLAIN" ;;
+    int16) echo "--quantized-algorithm normal --smooth-activations false --int16-mac-budget 0.08 $PLAIN" ;;
+    nobias) echo "--bias-correction false --weight-rounding nearest" ;;
+    weights) echo "--bias-correction weights --weight-rounding nearest" ;;
+    nearest) echo "--weight-rounding nearest" ;;
     default) echo "" ;;
     headroom8) echo "--int16-headroom 8" ;;
     *) echo "unknown recipe '$1'" >&2; exit 2 ;;
@@ -55,9 +57,10 @@ recipe_title() {
     kl) echo "kl_divergence" ;;
     smooth) echo "min/max + activation smoothing" ;;
     int16) echo "min/max + int16 activations (8% MAC budget)" ;;
-    nobias) echo "min/max + smoothing + int16, no bias correction" ;;
+    nobias) echo "min/max + smoothing + int16" ;;
     weights) echo "… + bias correction of the weights only (--bias-correction weights)" ;;
-    default) echo "**default**: min/max + smoothing + int16 + measured bias correction (--quantize alone)" ;;
+    nearest) echo "… + measured bias correction (--bias-correction empirical)" ;;
+    default) echo "**default**: … + GPTQ weight rounding (--quantize alone)" ;;
     headroom8) echo "default + int16 headroom ×8 (--int16-headroom 8)" ;;
   esac
 }

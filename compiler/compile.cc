@@ -236,6 +236,11 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
       NPURT_RETURN_IF_ERROR(Calibrate(float_model, samples, calibration, &stats));
     }
   }
+  std::map<std::string, RoundingSystem> rounding;
+  if (options.weight_rounding == WeightRounding::kGptq) {
+    NPURT_RETURN_IF_ERROR(CollectRoundingSystems(float_model, samples, &rounding));
+    quant.rounding = &rounding;
+  }
   if (options.auto_hybrid_threshold > 0.0) {
     NPURT_RETURN_IF_ERROR(ChooseHybridLayers(options, *graph, emit, float_model, samples, stats, &quant, report));
   }

@@ -17,6 +17,7 @@ namespace npurt {
 namespace compiler {
 
 enum class BiasCorrection { kNone, kWeights, kEmpirical };
+enum class WeightRounding { kNearest, kGptq };
 
 struct CompileOptions {
   std::string target_platform = "rk3588";
@@ -43,7 +44,8 @@ struct CompileOptions {
   std::vector<std::string> int16_layers;       // node names with int16 activations
   // npurt's default recipe (docs/quantization.md): smoothing, then int16 activations wherever the
   // layers reading them do at most kDefaultInt16MacBudget of the model's MACs. rknn-toolkit2's plain
-  // w8a8 `normal` is smooth_activations = false, int16_mac_budget = 0, bias_correction = kNone.
+  // w8a8 `normal` is smooth_activations = false, int16_mac_budget = 0, bias_correction = kNone,
+  // weight_rounding = kNearest.
   double int16_mac_budget = 0.08;              // QuantizeOptions::int16_mac_budget
   bool smooth_activations = true;              // quant/smooth_activations.h, then recalibration
   // After quantizing, each Conv / ConvTranspose bias absorbs the mean error
@@ -54,6 +56,9 @@ struct CompileOptions {
   // calibrated input means (kWeights, QuantizeOptions::bias_correction); or
   // nothing (kNone).
   BiasCorrection bias_correction = BiasCorrection::kEmpirical;
+  // Weights of Conv / Gemm / MatMul round with GPTQ on the calibration samples' inputs where they determine
+  // it (kGptq, the default; quant/weight_rounding.h), or each to its nearest code (kNearest).
+  WeightRounding weight_rounding = WeightRounding::kGptq;
   float int16_headroom = 1.0f;                 // QuantizeOptions::int16_headroom
   // > 0 (--auto-hybrid [THRESH], rknn-toolkit2's default 0.98): after
   // quantizing, every int8 layer whose "single" cosine (accuracy_analysis.h,

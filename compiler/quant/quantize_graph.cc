@@ -188,6 +188,8 @@ class Quantizer {
   int AddBoundary(const char* op, int input, int source, const std::string& role, const QuantInfo& q,
                   DataType zp_type, DataType out_type, const char* suffix);
   Status RequantizeToInt8(int tensor, int* out);  // the int8 form of an int16-stored tensor (cached)
+  bool RoundWithSystem(const IrNode& n, int channel_axis, const std::vector<float>& w, const QuantInfo& wq, const std::vector<float>& b,
+                       const QuantInfo& x, DataType x_type, std::vector<int8_t>* codes) const;
   Status QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, int x_tensor,
                                 const QuantInfo& x, DataType x_type);
   void AddZeroBiases();  // for bias correction
@@ -210,6 +212,7 @@ class Quantizer {
   std::map<int, int> dequantized_of_;
   std::map<int, int> requantized_of_;
   int boundaries_ = 0;
+  int weight_nodes_ = 0, gptq_nodes_ = 0;
 };
 
 Status Quantizer::ActivationParams(int tensor, QuantInfo* q) {
@@ -549,6 +552,45 @@ void Quantizer::CorrectBias(const IrNode& n, int x_tensor, const std::vector<flo
   }
 }
 
+// QuantizeOptions::rounding: GPTQ codes for each output channel (along `channel_axis` of the weight) with the
+// quantizer's scales. A channel whose GPTQ codes would break the int32 accumulator bound keeps its nearest codes.
+// False when the node has no usable system (all its codes stay nearest).
+bool Quantizer::RoundWithSystem(const IrNode& n, int channel_axis, const std::vector<float>& w, const QuantInfo& wq,
+                                const std::vector<float>& b, const QuantInfo& x, DataType x_type,
+                                std::vector<int8_t>* codes) const {
+  const auto found = options_.rounding->find(n.name);
+  const Shape& ws = g_.tensors()[n.inputs[1]].shape;
+  if (found == options_.rounding->end() || channel_axis < 0 || channel_axis >= static_cast<int>(ws.size())) return false;
+  const RoundingSystem& system = found->second;
+  // [outer, channels, inner] view: output channel c's weights are its taps o * inner + i.
+  int64_t outer = 1, maps = 1, inner = 1;
+  for (int d = 0; d < static_cast<int>(ws.size()); ++d) {
+    (d < channel_axis ? outer : d == channel_axis ? maps : inner) *= ws[static_cast<size_t>(d)];
+  }
+  const int64_t taps = outer * inner;
+  if (maps <= 0 || system.groups <= 0 || maps % system.groups != 0 || system.taps != taps ||
+      static_cast<int64_t>(w.size()) != maps * taps ||
+      (wq.scale.size() != 1 && static_cast<int64_t>(wq.scale.size()) != maps)) {
+    return false;
+  }
+  const double max_input = x_type == DataType::kInt8 ? 255.0 : 0.0;
+  std::vector<float> weights(static_cast<size_t>(taps));
+  std::vector<int8_t> channel(static_cast<size_t>(taps));
+  auto at = [&](int64_t c, int64_t t) { return static_cast<size_t>(((t / inner) * maps + c) * inner + t % inner); };
+  for (int64_t c = 0; c < maps; ++c) {
+    for (int64_t t = 0; t < taps; ++t) weights[static_cast<size_t>(t)] = w[at(c, t)];
+    const float scale = wq.scale[wq.scale.size() == 1 ? 0 : static_cast<size_t>(c)];
+    RoundChannel(system, c / (maps / system.groups), weights.data(), scale, channel.data());
+    double abs_codes = 0.0;
+    for (int8_t code : channel) abs_codes += std::abs(code);
+    const double bias =
+        static_cast<int64_t>(b.size()) != maps ? 0.0 : std::fabs(b[static_cast<size_t>(c)]) / (static_cast<double>(x.scale[0]) * scale);
+    if (bias + max_input * abs_codes > kAccumulatorLimit) continue;
+    for (int64_t t = 0; t < taps; ++t) (*codes)[at(c, t)] = channel[static_cast<size_t>(t)];
+  }
+  return true;
+}
+
 Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t weight_slot, int bias_slot, int x_tensor,
                                          const QuantInfo& x, DataType x_type) {
   const int w_tensor = n->inputs[weight_slot];
@@ -605,6 +647,8 @@ Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t wei
       }
     }
   }
+  ++weight_nodes_;
+  if (options_.rounding != nullptr && RoundWithSystem(*n, plan.weight_axis, w, wq, b, x, x_type, &codes)) ++gptq_nodes_;
   const int wc = g_.AddConstant(UniqueTensorName(g_, wt.name + ":int8"), wt.shape, DataType::kInt8, codes);
   g_.tensors()[wc].quant = wq;
   if (bias_slot < 0) {
@@ -821,6 +865,8 @@ Status Quantizer::Run(QuantizeReport* report) {
     g_.tensors()[t].quant = params_[t];
   }
   report->boundary_nodes = boundaries_;
+  report->weight_nodes = weight_nodes_;
+  report->gptq_nodes = gptq_nodes_;
   return g_.InferShapes();
 }
 

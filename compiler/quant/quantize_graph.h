@@ -23,6 +23,7 @@
 #include "compiler/ir/graph.h"
 #include "compiler/quant/calibrator.h"
 #include "compiler/quant/range_estimator.h"
+#include "compiler/quant/weight_rounding.h"
 #include "runtime/core/status.h"
 
 namespace npurt {
@@ -55,6 +56,9 @@ struct QuantizeOptions {
   // a correction after quantization has an int32 bias to move. Implied by
   // bias_correction.
   bool zero_biases = false;
+  // Conv weights of the nodes found here round with GPTQ (weight_rounding.h) instead of to nearest; the
+  // scales are the same. Not owned; nullptr: nearest rounding everywhere.
+  const std::map<std::string, RoundingSystem>* rounding = nullptr;
 };
 
 struct QuantizeReport {
@@ -62,6 +66,8 @@ struct QuantizeReport {
   int float_nodes = 0;         // compute nodes left in float (not counting Q/DQ)
   int boundary_nodes = 0;      // QuantizeLinear / DequantizeLinear inserted
   int int16_nodes = 0;         // quantized nodes reading (or, moving data, writing) int16 tensors
+  int gptq_nodes = 0;          // nodes whose weights took GPTQ codes (QuantizeOptions::rounding)
+  int weight_nodes = 0;        // nodes with int8 weights
   int64_t int8_macs = 0;       // multiply-accumulates of Conv/ConvTranspose/Gemm/MatMul
   int64_t int16_macs = 0;      // ... of those reading an int16 activation
   int64_t float_macs = 0;

@@ -18,6 +18,7 @@
 
 #include "runtime/kernels/ref/conv.h"
 #include "runtime/ops/activation_quant.h"
+#include "runtime/ops/conv_geometry.h"
 #include "runtime/ops/op.h"
 #include "runtime/ops/window_attributes.h"
 
@@ -213,6 +214,12 @@ Status ConvEval(OpNode* node) {
 }
 
 }  // namespace
+
+Status ConvGeometry(const Attributes& attrs, const Tensor* x, const Tensor* w, ConvParams* params) {
+  Shape shape;
+  bool quantized = false;
+  return PlanConv(attrs, x, w, nullptr, params, &shape, &quantized);
+}
 
 extern const OpDef kOpConv = {"Conv", 2, 3, 1, 1, ConvInfer, ConvPrepare, ConvEval};
 

@@ -17,6 +17,7 @@
 
 #include "compiler/compile.h"
 #include "runtime/core/npy.h"
+#include "tests/common/temp_files.h"
 #include "tests/compiler/onnx_builder.h"
 
 namespace npurt {
@@ -92,31 +93,8 @@ TEST(AccuracyMetrics, SumsPoolLikeOneVector) {
 
 // ---- the analysis ----
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = ::testing::TempDir() + "npurt_accuracy_XXXXXX";
-    path_ = mkdtemp(tmpl.data()) != nullptr ? tmpl : "";
-    EXPECT_FALSE(path_.empty());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
-void WriteNpy(const std::string& path, const Shape& shape, const Floats& values) {
-  npy::NpyArray a;
-  a.dtype = DataType::kFloat32;
-  a.shape = shape;
-  a.data.resize(values.size() * sizeof(float));
-  std::memcpy(a.data.data(), values.data(), a.data.size());
-  ASSERT_TRUE(npy::WriteNpy(path, a).ok());
-}
+using testing::TempDir;
+using testing::WriteNpyFloats;
 
 // x[1,2] -> m = Mul(x, c), c = [2.5, 0.5] -> y = Add(m, m).
 //
@@ -150,7 +128,7 @@ void BuildModels(const OnnxBuilder& b, const TempDir& dir, const std::vector<std
                  Models* models) {
   const std::string onnx = dir / "model.onnx";
   ASSERT_TRUE(b.Write(onnx));
-  WriteNpy(dir / "calib.npy", {1, 2}, {102, 255});
+  WriteNpyFloats(dir / "calib.npy", {1, 2}, {102, 255});
   std::ofstream(dir / "calib.txt") << "calib.npy\n";
   CompileOptions o;
   Status s = CompileOnnxFile(onnx, o, &models->float_model);
@@ -188,7 +166,7 @@ TEST(AccuracyAnalysis, EntireAccumulatesSingleIsolatesTheLayer) {
   TempDir dir;
   Models models;
   ASSERT_NO_FATAL_FAILURE(BuildModels(MulAddModel(), dir, {}, &models));
-  WriteNpy(dir / "x.npy", {1, 2}, {0.4f, 2.0f});
+  WriteNpyFloats(dir / "x.npy", {1, 2}, {0.4f, 2.0f});
   AccuracyReport report;
   Status s = AnalyzeAccuracy(models.float_model, models.quant_model, {Sample(dir / "x.npy")}, AccuracyOptions(),
                              &report);
@@ -243,7 +221,7 @@ TEST(AccuracyAnalysis, ChannelBiasOfTheSingleRun) {
   b.Output("y");
   const std::string onnx = dir / "model.onnx";
   ASSERT_TRUE(b.Write(onnx));
-  WriteNpy(dir / "calib.npy", {1, 2, 1}, {102, 255});
+  WriteNpyFloats(dir / "calib.npy", {1, 2, 1}, {102, 255});
   std::ofstream(dir / "calib.txt") << "calib.npy\n";
   CompileOptions o;
   Models models;
@@ -253,7 +231,7 @@ TEST(AccuracyAnalysis, ChannelBiasOfTheSingleRun) {
   o.smooth_activations = false;
   o.int16_mac_budget = 0.0;
   ASSERT_TRUE(CompileOnnxFile(onnx, o, &models.quant_model).ok());
-  WriteNpy(dir / "x.npy", {1, 2, 1}, {0.4f, 2.0f});
+  WriteNpyFloats(dir / "x.npy", {1, 2, 1}, {0.4f, 2.0f});
   AccuracyOptions options;
   options.entire = false;
   options.channel_bias = true;
@@ -274,9 +252,9 @@ TEST(AccuracyAnalysis, SeveralSamplesAverageCosineAndPoolSqnr) {
   TempDir dir;
   Models models;
   ASSERT_NO_FATAL_FAILURE(BuildModels(MulAddModel(), dir, {}, &models));
-  WriteNpy(dir / "x.npy", {1, 2}, {0.4f, 2.0f});
+  WriteNpyFloats(dir / "x.npy", {1, 2}, {0.4f, 2.0f});
   // Exact in int8: x = [2, 4] -> m = [5, 2], y = [10, 4] (all on their grids).
-  WriteNpy(dir / "exact.npy", {1, 2}, {2.0f, 4.0f});
+  WriteNpyFloats(dir / "exact.npy", {1, 2}, {2.0f, 4.0f});
   AccuracyReport report;
   Status s = AnalyzeAccuracy(models.float_model, models.quant_model,
                              {Sample(dir / "x.npy"), Sample(dir / "exact.npy")}, AccuracyOptions(), &report);
@@ -294,7 +272,7 @@ TEST(AccuracyAnalysis, FloatLayerAndItsBoundaries) {
   TempDir dir;
   Models models;
   ASSERT_NO_FATAL_FAILURE(BuildModels(MulAddModel(), dir, {"add"}, &models));
-  WriteNpy(dir / "x.npy", {1, 2}, {0.4f, 2.0f});
+  WriteNpyFloats(dir / "x.npy", {1, 2}, {0.4f, 2.0f});
   AccuracyReport report;
   Status s = AnalyzeAccuracy(models.float_model, models.quant_model, {Sample(dir / "x.npy")}, AccuracyOptions(),
                              &report);
@@ -319,8 +297,8 @@ TEST(AccuracyAnalysis, ErrorsNameTheProblem) {
   TempDir dir;
   Models models;
   ASSERT_NO_FATAL_FAILURE(BuildModels(MulAddModel(), dir, {}, &models));
-  WriteNpy(dir / "x.npy", {1, 2}, {0.4f, 2.0f});
-  WriteNpy(dir / "big.npy", {1, 3}, {1, 2, 3});
+  WriteNpyFloats(dir / "x.npy", {1, 2}, {0.4f, 2.0f});
+  WriteNpyFloats(dir / "big.npy", {1, 3}, {1, 2, 3});
   AccuracyReport report;
   auto expect_error = [&](const std::vector<uint8_t>& f, const std::vector<uint8_t>& q,
                           const std::vector<DatasetSample>& samples, const std::string& text) {

@@ -19,6 +19,7 @@
 #include "compiler/quant/dataset.h"
 #include "runtime/core/context.h"
 #include "runtime/core/npy.h"
+#include "tests/common/temp_files.h"
 #include "tests/common/test_models.h"
 
 namespace npurt {
@@ -34,38 +35,12 @@ using Floats = std::vector<float>;
     EXPECT_NE(st_.message().find(text), std::string::npos) << "message: " << st_.message(); \
   } while (0)
 
-// A fresh directory under the test temp dir, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = ::testing::TempDir() + "npurt_quant_XXXXXX";
-    path_ = mkdtemp(tmpl.data()) != nullptr ? tmpl : "";
-    EXPECT_FALSE(path_.empty());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempDir;
+using testing::WriteNpyFloats;
 
 void WriteText(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
   f << text;
-}
-
-void WriteNpyFile(const std::string& path, const Shape& shape, const Floats& values) {
-  npy::NpyArray a;
-  a.dtype = DataType::kFloat32;
-  a.shape = shape;
-  a.data.resize(values.size() * sizeof(float));
-  std::memcpy(a.data.data(), values.data(), a.data.size());
-  Status s = npy::WriteNpy(path, a);
-  ASSERT_TRUE(s.ok()) << s.message();
 }
 
 // Interleaved pixels, row by row.
@@ -202,8 +177,8 @@ void ExpectRange(const std::map<std::string, TensorStats>& stats, const std::str
 //   2: x0 {0,0,0,10} x1 {0,0,0,0} x2 {0,0,0,-3}     -> conv0 {0,0,0,10}  conv1 {-1,-1,-1,-2}
 TEST(Calibrate, NpySamplesGiveExactRangesOfInputsAndIntermediates) {
   TempDir dir;
-  WriteNpyFile(dir / "s1.npy", {1, 3, 2, 2}, {1, 2, 3, 4, 0, 1, -2, 8, 0.5f, -0.5f, 1, 0});
-  WriteNpyFile(dir / "s2.npy", {3, 4}, {0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, -3});  // any shape with 12 values
+  WriteNpyFloats(dir / "s1.npy", {1, 3, 2, 2}, {1, 2, 3, 4, 0, 1, -2, 8, 0.5f, -0.5f, 1, 0});
+  WriteNpyFloats(dir / "s2.npy", {3, 4}, {0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, -3});  // any shape with 12 values
   WriteText(dir / "ds.txt", "s1.npy\ns2.npy\n");
   std::vector<DatasetSample> samples;
   ASSERT_TRUE(ReadDatasetFile(dir / "ds.txt", 1, &samples).ok());
@@ -339,7 +314,7 @@ TEST(Calibrate, RgbImageFeedsAOneChannelInputAsGrey) {
 
 TEST(Calibrate, InputErrorsNameTheSample) {
   TempDir dir;
-  WriteNpyFile(dir / "short.npy", {5}, {1, 2, 3, 4, 5});
+  WriteNpyFloats(dir / "short.npy", {5}, {1, 2, 3, 4, 5});
   npy::NpyArray ints;
   ints.dtype = DataType::kInt64;
   ints.shape = {12};
@@ -390,8 +365,8 @@ TEST(Calibrate, InputErrorsNameTheSample) {
 TEST(Calibrate, TwoInputsAndEveryOpOutput) {
   // AddMulGraph: sum = a + b, prod = sum * a.
   TempDir dir;
-  WriteNpyFile(dir / "a.npy", {2, 3}, {1, 2, 3, -4, 5, 6});
-  WriteNpyFile(dir / "b.npy", {2, 3}, {1, 1, 1, 1, 1, -10});
+  WriteNpyFloats(dir / "a.npy", {2, 3}, {1, 2, 3, -4, 5, 6});
+  WriteNpyFloats(dir / "b.npy", {2, 3}, {1, 1, 1, 1, 1, -10});
   WriteText(dir / "ds.txt", "a.npy b.npy\n");
   std::vector<DatasetSample> samples;
   ASSERT_TRUE(ReadDatasetFile(dir / "ds.txt", 2, &samples).ok());
@@ -408,7 +383,7 @@ TEST(Calibrate, TwoInputsAndEveryOpOutput) {
 TEST(Calibrate, ProgressIsSilentWhenStderrIsNotATerminal) {
   if (isatty(2) == 1) GTEST_SKIP() << "stderr is a terminal";
   TempDir dir;
-  WriteNpyFile(dir / "s.npy", {1, 3, 2, 2}, Floats(12, 1.0f));
+  WriteNpyFloats(dir / "s.npy", {1, 3, 2, 2}, Floats(12, 1.0f));
   WriteText(dir / "ds.txt", "s.npy\ns.npy\n");
   std::vector<DatasetSample> samples;
   ASSERT_TRUE(ReadDatasetFile(dir / "ds.txt", 1, &samples).ok());

@@ -80,6 +80,10 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
                   share(q.int16_macs), share(q.float_macs));
       for (const std::string& r : q.float_reasons) std::printf("    float: %s\n", r.c_str());
       if (report.smoothed_tensors > 0) std::printf("    smoothed %d tensors into their readers' weights\n", report.smoothed_tensors);
+      if (report.quant.gptq_nodes > 0) {
+        std::printf("    GPTQ weight rounding in %d of %d layers with weights (nearest in the others)\n",
+                    report.quant.gptq_nodes, report.quant.weight_nodes);
+      }
       for (const std::string& r : report.auto_int16) std::printf("    auto-hybrid int16: %s\n", r.c_str());
       for (const std::string& r : report.auto_float) std::printf("    auto-hybrid float: %s\n", r.c_str());
     }

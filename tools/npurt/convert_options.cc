@@ -207,6 +207,8 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       args->smooth_activations = ScalarOf(v, where);
     } else if (key == "bias_correction") {
       args->bias_correction = ScalarOf(v, where);
+    } else if (key == "weight_rounding") {
+      args->weight_rounding = ScalarOf(v, where);
     } else if (key == "int16_mac_budget") {
       try {
         args->int16_mac_budget = std::stod(ScalarOf(v, where));
@@ -319,6 +321,10 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
                   "empirical (default, or true): each convolution's bias absorbs the mean error per channel that its "
                   "layer adds, measured on the quantized model; weights: only its int8 weights' rounding, from the "
                   "calibration set's input means; false: none");
+  cmd->add_option("--weight-rounding", args->weight_rounding,
+                  "gptq (default): the int8 weights of each convolution / matrix product output channel round one at "
+                  "a time, each rounding error moved onto the weights not yet rounded as the calibration inputs "
+                  "correlate (GPTQ); nearest: each weight to its nearest code");
   cmd->add_option("--int16-mac-budget", args->int16_mac_budget,
                   "Hybrid int16: every layer without multiply-accumulates computes on int16 activations, and so do "
                   "the cheapest layers with MACs while they stay within this share of the model's MACs (0 to 1); "
@@ -335,7 +341,7 @@ std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
                            "--std-values", "--reorder-channels", "--custom-string", "--quantize", "--dataset",
                            "--quantized-algorithm", "--quantized-method", "--float-layers", "--int16-layers",
                            "--int16-mac-budget", "--auto-hybrid", "--smooth-activations",
-                           "--bias-correction", "--int16-headroom"}) {
+                           "--bias-correction", "--weight-rounding", "--int16-headroom"}) {
     if (cmd.get_option_no_throw(name) != nullptr && cmd.count(name) > 0) given.push_back(name);
   }
   return given;
@@ -391,6 +397,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--int16-mac-budget")) args.int16_mac_budget = cli.int16_mac_budget;
     if (was_given("--smooth-activations")) args.smooth_activations = cli.smooth_activations;
     if (was_given("--bias-correction")) args.bias_correction = cli.bias_correction;
+    if (was_given("--weight-rounding")) args.weight_rounding = cli.weight_rounding;
     if (was_given("--int16-headroom")) args.int16_headroom = cli.int16_headroom;
   }
   // A bare --auto-hybrid has no value to store: its presence decides (with or without a config file).
@@ -477,6 +484,15 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
       throw Failure{"--bias-correction must be empirical, weights or false"};
     }
   }
+  if (!args.weight_rounding.empty()) {
+    if (args.weight_rounding == "nearest") {
+      o.weight_rounding = compiler::WeightRounding::kNearest;
+    } else if (args.weight_rounding == "gptq") {
+      o.weight_rounding = compiler::WeightRounding::kGptq;
+    } else {
+      throw Failure{"--weight-rounding must be nearest or gptq"};
+    }
+  }
   if (args.auto_hybrid >= 0.0) {
     if (!(args.auto_hybrid > 0.0 && args.auto_hybrid <= 1.0)) throw Failure{"--auto-hybrid threshold must be in (0, 1]"};
     o.auto_hybrid_threshold = args.auto_hybrid;
@@ -485,10 +501,10 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
   if (!o.quantize && (!o.dataset.empty() || !args.quantized_algorithm.empty() || !args.quantized_method.empty() ||
                       !o.float_layers.empty() || !o.int16_layers.empty() || args.int16_mac_budget >= 0.0 ||
                       args.auto_hybrid >= 0.0 || args.int16_headroom >= 0.0 || !args.smooth_activations.empty() ||
-                      !args.bias_correction.empty())) {
+                      !args.bias_correction.empty() || !args.weight_rounding.empty())) {
     throw Failure{"--dataset, --quantized-algorithm, --quantized-method, --float-layers, --int16-layers, "
-                  "--int16-mac-budget, --int16-headroom, --auto-hybrid, --smooth-activations and --bias-correction "
-                  "need --quantize"};
+                  "--int16-mac-budget, --int16-headroom, --auto-hybrid, --smooth-activations, --bias-correction "
+                  "and --weight-rounding need --quantize"};
   }
 
   return o;

@@ -39,6 +39,7 @@ struct ConvertArgs {
   std::string auto_hybrid_text;    // the command line's value ("" for a bare --auto-hybrid)
   std::string smooth_activations;  // "": not given
   std::string bias_correction;     // "": not given
+  std::string weight_rounding;     // "": not given
   double int16_headroom = -1.0;    // < 0: not given
 };
 
