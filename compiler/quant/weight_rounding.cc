@@ -46,8 +46,9 @@ bool CholeskyLower(std::vector<double>* a, int64_t n) {
 class MomentObserver final : public Profiler {
  public:
   struct Moments {
-    bool conv = false;
-    ConvParams params;  // conv; a matrix product has params.groups = 1
+    bool conv = false;        // Conv or ConvTranspose
+    bool transposed = false;  // ConvTranspose
+    ConvParams params;  // conv (the activation unused); a matrix product has params.groups = 1
     bool transposed_rows = false;  // Gemm transA: the input is [K, rows]
     int64_t taps = 0;
     std::vector<double> sums;  // groups x taps x taps, upper triangles filled
@@ -63,7 +64,7 @@ class MomentObserver final : public Profiler {
     const std::string op = node.def->name;
     const Tensor* x = node.input(0);
     const Tensor* w = node.input(1);
-    if ((op != "Conv" && op != "Gemm" && op != "MatMul") || x == nullptr || w == nullptr || !w->constant ||
+    if ((op != "Conv" && op != "ConvTranspose" && op != "Gemm" && op != "MatMul") || x == nullptr || w == nullptr || !w->constant ||
         x->dtype != DataType::kFloat32 || w->dtype != DataType::kFloat32 || x->data == nullptr) {
       return;
     }
@@ -78,6 +79,28 @@ class MomentObserver final : public Profiler {
           return;
         }
         const ConvParams& p = m.params;
+        m.taps = p.in_channels / p.groups * p.kernel[0] * p.kernel[1] * p.kernel[2];
+      } else if (op == "ConvTranspose") {
+        ConvTransposeParams t;
+        Status s = ConvTransposeGeometry(node.attrs, x, w, &t);
+        if (!s.ok()) {
+          status_ = Status(s.code(), "node '" + node.name + "': " + s.message());
+          return;
+        }
+        m.conv = m.transposed = true;
+        ConvParams& p = m.params;
+        p.batch = t.batch;
+        p.in_channels = t.in_channels;
+        p.out_channels = t.out_channels;
+        p.groups = t.groups;
+        for (int d = 0; d < 3; ++d) {
+          p.in[d] = t.in[d];
+          p.out[d] = t.out[d];
+          p.kernel[d] = t.kernel[d];
+          p.stride[d] = t.stride[d];
+          p.dilation[d] = t.dilation[d];
+          p.pad_begin[d] = t.pad_begin[d];
+        }
         m.taps = p.in_channels / p.groups * p.kernel[0] * p.kernel[1] * p.kernel[2];
       } else {
         // Gemm: x [rows, K] (transA: [K, rows]); MatMul: x [..., K] with a 2-D constant weight [K, N].
@@ -127,6 +150,21 @@ class MomentObserver final : public Profiler {
     if (filled > 0) Flush(m, filled);
   }
 
+  // The input index that kernel tap k of output index o reads along spatial axis `axis`, if any. Conv:
+  // i = o * stride - pad + k * dilation. ConvTranspose: o = i * stride + k * dilation - pad, so only the
+  // taps with (o + pad - k * dilation) divisible by the stride reach output o.
+  static bool Source(const Moments& m, int axis, int64_t o, int64_t k, int64_t* i) {
+    const ConvParams& p = m.params;
+    if (!m.transposed) {
+      *i = o * p.stride[axis] - p.pad_begin[axis] + k * p.dilation[axis];
+      return *i >= 0 && *i < p.in[axis];
+    }
+    const int64_t reach = o + p.pad_begin[axis] - k * p.dilation[axis];
+    if (reach < 0 || reach % p.stride[axis] != 0) return false;
+    *i = reach / p.stride[axis];
+    return *i < p.in[axis];
+  }
+
   void AccumulateWindows(const float* x, Moments* m) {
     const ConvParams& p = m->params;
     const int64_t kernel = p.kernel[0] * p.kernel[1] * p.kernel[2];
@@ -146,12 +184,14 @@ class MomentObserver final : public Profiler {
         float* column = patches_.data() + (g * taps + ci * kernel) * kBlock + filled;
         int64_t t = 0;
         for (int64_t kd = 0; kd < p.kernel[0]; ++kd) {
-          const int64_t id = od * p.stride[0] - p.pad_begin[0] + kd * p.dilation[0];
+          int64_t id = 0;
+          const bool in_d = Source(*m, 0, od, kd, &id);
           for (int64_t kh = 0; kh < p.kernel[1]; ++kh) {
-            const int64_t ih = oh * p.stride[1] - p.pad_begin[1] + kh * p.dilation[1];
+            int64_t ih = 0;
+            const bool in_h = in_d && Source(*m, 1, oh, kh, &ih);
             for (int64_t kw = 0; kw < p.kernel[2]; ++kw, ++t) {
-              const int64_t iw = ow * p.stride[2] - p.pad_begin[2] + kw * p.dilation[2];
-              const bool inside = id >= 0 && id < p.in[0] && ih >= 0 && ih < p.in[1] && iw >= 0 && iw < p.in[2];
+              int64_t iw = 0;
+              const bool inside = in_h && Source(*m, 2, ow, kw, &iw);
               const float v = inside ? plane[(id * p.in[1] + ih) * p.in[2] + iw] : 0.0f;
               column[t * kBlock] = std::isfinite(v) ? v : 0.0f;
             }

@@ -27,6 +27,7 @@
 
 #include "runtime/kernels/ref/conv_transpose.h"
 #include "runtime/ops/activation_quant.h"
+#include "runtime/ops/conv_geometry.h"
 #include "runtime/ops/op.h"
 #include "runtime/ops/window_attributes.h"
 
@@ -259,6 +260,12 @@ Status ConvTransposeEval(OpNode* node) {
 }
 
 }  // namespace
+
+Status ConvTransposeGeometry(const Attributes& attrs, const Tensor* x, const Tensor* w, ConvTransposeParams* params) {
+  Shape shape;
+  bool quantized = false;
+  return PlanConvTranspose(attrs, x, w, nullptr, params, &shape, &quantized);
+}
 
 extern const OpDef kOpConvTranspose = {"ConvTranspose", 2, 3, 1, 1, ConvTransposeInfer, ConvTransposePrepare,
                                        ConvTransposeEval};

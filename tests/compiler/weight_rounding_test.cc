@@ -218,6 +218,56 @@ TEST(WeightRounding, ConvWindowMomentsMatchAnIm2colOracle) {
   ExpectMoments(m, want, 2 * OH * OW);
 }
 
+// ConvTranspose x [1, 2, 3, 3] -> [1, 3, oh, ow] with kernel 3 x 2, strides (2, 1), dilations (1, 2), pads
+// (1, 0, 0, 1). The oracle scatters, as ONNX defines the op: input pixel i with tap k lands on output
+// o = i * stride + k * dilation - pad; each output position's vector holds the inputs that land on it.
+TEST(WeightRounding, ConvTransposeMomentsMatchTheScatteredTaps) {
+  const int64_t C = 2, H = 3, W = 3, KH = 3, KW = 2, SH = 2, SW = 1, DH = 1, DW = 2, PT = 1, PL = 0, K = C * KH * KW;
+  std::mt19937 rng(6);
+  Graph g;
+  const int x = g.AddTensor("x", {1, C, H, W}, DataType::kFloat32);
+  g.AddInput(x);
+  Attributes a;
+  a.SetInts("strides", {SH, SW});
+  a.SetInts("dilations", {DH, DW});
+  a.SetInts("pads", {PT, PL, 0, 1});
+  const int y = g.AddNode("ConvTranspose", {x, g.AddFloatConstant("w", {C, 3, KH, KW}, Uniform(C * 3 * KH * KW, &rng))},
+                          a, 1, "convt");
+  g.AddOutput(y);
+  ASSERT_TRUE(g.InferShapes().ok());
+  const int64_t OH = g.tensors()[y].shape[2], OW = g.tensors()[y].shape[3];
+  const std::vector<std::vector<float>> data = {Uniform(C * H * W, &rng)};
+  TempDir dir;
+  std::map<std::string, InputMoments> moments;
+  const Status s = CollectInputMoments(testing::EmitOrDie(g), NpySamples(dir, {1, C, H, W}, data), &moments);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(moments.count("convt"), 1u);
+  EXPECT_EQ(moments.at("convt").taps, K);
+
+  std::vector<std::vector<double>> vectors(static_cast<size_t>(OH * OW), std::vector<double>(K, 0.0));
+  for (int64_t c = 0; c < C; ++c) {
+    for (int64_t ih = 0; ih < H; ++ih) {
+      for (int64_t iw = 0; iw < W; ++iw) {
+        for (int64_t kh = 0; kh < KH; ++kh) {
+          for (int64_t kw = 0; kw < KW; ++kw) {
+            const int64_t oh = ih * SH + kh * DH - PT, ow = iw * SW + kw * DW - PL;
+            if (oh < 0 || oh >= OH || ow < 0 || ow >= OW) continue;
+            vectors[static_cast<size_t>(oh * OW + ow)][static_cast<size_t>((c * KH + kh) * KW + kw)] =
+                data[0][static_cast<size_t>((c * H + ih) * W + iw)];
+          }
+        }
+      }
+    }
+  }
+  std::vector<double> want(K * K, 0.0);
+  for (const std::vector<double>& v : vectors) {
+    for (int64_t i = 0; i < K; ++i) {
+      for (int64_t j = 0; j < K; ++j) want[static_cast<size_t>(i * K + j)] += v[i] * v[j];
+    }
+  }
+  ExpectMoments(moments.at("convt"), want, static_cast<uint64_t>(OH * OW));
+}
+
 // Gemm with transA (x [K = 3, rows = 4]), then a MatMul on its output reshaped to rank 3 ([2, 2, 3]: 4 rows of 3).
 TEST(WeightRounding, MatrixProductRowMomentsMatchTheirRows) {
   std::mt19937 rng(4);
@@ -325,18 +375,18 @@ class ConvWithEqualChannels : public ::testing::Test {
   QuantizeReport report_;
 };
 
-static_assert(kMinRowsPerTap == 64, "the windows counts below assume 64 windows per tap");
+static_assert(kMinRowsPerTap == 128, "the window counts below assume 128 windows per tap");
 
 TEST_F(ConvWithEqualChannels, TheQuantizerTakesTheGptqCodes) {
   EXPECT_EQ(QuantizedCodes(2, 16, false), (std::vector<int8_t>{127, 0, 0}));
   EXPECT_EQ(report_.gptq_nodes, 0);
-  EXPECT_EQ(QuantizedCodes(2, 16, true), (std::vector<int8_t>{127, 0, 1}));  // 512 windows >= 64 * 3 taps
+  EXPECT_EQ(QuantizedCodes(2, 16, true), (std::vector<int8_t>{127, 0, 1}));  // 512 windows >= 128 * 3 taps
   EXPECT_EQ(report_.gptq_nodes, 1);
   EXPECT_EQ(report_.weight_nodes, 1);
 }
 
 TEST_F(ConvWithEqualChannels, TooFewWindowsPerTapKeepNearestRounding) {
-  EXPECT_EQ(QuantizedCodes(2, 8, true), (std::vector<int8_t>{127, 0, 0}));  // 128 windows < 64 * 3 taps
+  EXPECT_EQ(QuantizedCodes(2, 8, true), (std::vector<int8_t>{127, 0, 0}));  // 128 windows < 128 * 3 taps
   EXPECT_EQ(report_.gptq_nodes, 0);
 }
 
