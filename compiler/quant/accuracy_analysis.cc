@@ -224,11 +224,7 @@ class CompareObserver final : public Profiler {
 
 Status LoadContext(const char* what, const std::vector<uint8_t>& bytes, std::unique_ptr<Context>* context) {
   if (bytes.empty()) return NPURT_ERROR(kParamInvalid, "accuracy analysis: the %s model is empty", what);
-  std::shared_ptr<const Model> model;
-  Status s = Model::Load(bytes.data(), bytes.size(), &model);
-  if (s.ok()) s = Context::Create(model, ContextOptions(), context);
-  if (!s.ok()) return Status(s.code(), std::string("accuracy analysis: the ") + what + " model: " + s.message());
-  return Status::Ok();
+  return OpenModel(bytes, std::string("accuracy analysis: the ") + what + " model: ", context);
 }
 
 // Pairs the quantized model's tensors with the float model's and lays out the report rows.

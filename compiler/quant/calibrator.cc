@@ -344,20 +344,31 @@ Status FeedSample(const DatasetSample& sample, size_t sample_index, Context* con
   return Status::Ok();
 }
 
+Status OpenModel(const std::vector<uint8_t>& bytes, const std::string& error_prefix, std::unique_ptr<Context>* context) {
+  std::shared_ptr<const Model> model;
+  Status s = Model::Load(bytes.data(), bytes.size(), &model);
+  if (s.ok()) s = Context::Create(model, ContextOptions(), context);
+  if (!s.ok()) return Status(s.code(), error_prefix + s.message());
+  return Status::Ok();
+}
+
+Status RunSample(const DatasetSample& sample, size_t sample_index, Context* context, Profiler* observer) {
+  NPURT_RETURN_IF_ERROR(FeedSample(sample, sample_index, context));  // names the sample itself
+  const Status s = context->Run(observer);
+  if (!s.ok()) return Status(s.code(), Where(sample, sample_index) + s.message());
+  return Status::Ok();
+}
+
 Status Calibrate(const std::vector<uint8_t>& float_model, const std::vector<DatasetSample>& samples,
                  const CalibrationOptions& options, std::map<std::string, TensorStats>* stats) {
   stats->clear();
   if (float_model.empty()) return NPURT_ERROR(kParamInvalid, "calibration: the model is empty");
   if (samples.empty()) return NPURT_ERROR(kParamInvalid, "calibration: the dataset has no samples");
-  std::shared_ptr<const Model> model;
-  Status s = Model::Load(float_model.data(), float_model.size(), &model);
-  if (!s.ok()) return Status(s.code(), "calibration: cannot load the float model: " + s.message());
   std::unique_ptr<Context> context;
-  s = Context::Create(model, ContextOptions(), &context);
-  if (!s.ok()) return Status(s.code(), "calibration: " + s.message());
-
+  NPURT_RETURN_IF_ERROR(OpenModel(float_model, "calibration: cannot load the float model: ", &context));
+  const Model& model = context->model();
   std::set<std::string> input_names;
-  for (const IoDesc& io : model->inputs()) input_names.insert(model->tensors()[io.tensor].name);
+  for (const IoDesc& io : model.inputs()) input_names.insert(model.tensors()[io.tensor].name);
   StatsObserver observer(std::move(input_names), stats);
   const int passes = options.histograms ? 2 : 1;
   ProgressBar progress(options.progress, samples.size(), passes);
@@ -365,10 +376,8 @@ Status Calibrate(const std::vector<uint8_t>& float_model, const std::vector<Data
     observer.StartPass(pass);
     progress.Update(pass, 0);
     for (size_t k = 0; k < samples.size(); ++k) {
-      NPURT_RETURN_IF_ERROR(FeedSample(samples[k], k, context.get()));  // names the sample itself
       observer.StartRun();
-      s = context->Run(&observer);
-      if (!s.ok()) return Status(s.code(), Where(samples[k], k) + s.message());
+      NPURT_RETURN_IF_ERROR(RunSample(samples[k], k, context.get(), &observer));
       progress.Update(pass, k + 1);
     }
   }

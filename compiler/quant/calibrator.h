@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,7 @@
 namespace npurt {
 
 class Context;
+class Profiler;
 
 namespace compiler {
 
@@ -96,6 +98,14 @@ Status Calibrate(const std::vector<uint8_t>& float_model, const std::vector<Data
 // The accuracy analysis feeds its samples through this too, so both models
 // see what calibration saw. Errors as Calibrate's.
 Status FeedSample(const DatasetSample& sample, size_t sample_index, Context* context);
+
+// A runtime context over model-file bytes, as rknn_init makes one; a failure's message is `error_prefix`
+// followed by the runtime's ("calibration: cannot load the float model: ...").
+Status OpenModel(const std::vector<uint8_t>& bytes, const std::string& error_prefix, std::unique_ptr<Context>* context);
+
+// FeedSample, then one run of `context` seen by `observer`; a failing run names the sample as FeedSample's
+// errors do ("d.txt:5: op 'conv' ...").
+Status RunSample(const DatasetSample& sample, size_t sample_index, Context* context, Profiler* observer);
 
 // Bilinear resize of interleaved uint8 pixels (half-pixel centres, clamped at
 // the borders, rounded to nearest), as the calibrator resizes images.

@@ -311,18 +311,12 @@ void RoundChannel(const RoundingSystem& system, int64_t group, const float* weig
 Status CollectInputMoments(const std::vector<uint8_t>& float_model, const std::vector<DatasetSample>& samples,
                            std::map<std::string, InputMoments>* moments) {
   moments->clear();
-  std::shared_ptr<const Model> model;
-  Status s = Model::Load(float_model.data(), float_model.size(), &model);
-  if (!s.ok()) return Status(s.code(), "weight rounding: cannot load the float model: " + s.message());
   std::unique_ptr<Context> context;
-  s = Context::Create(model, ContextOptions(), &context);
-  if (!s.ok()) return Status(s.code(), "weight rounding: " + s.message());
+  NPURT_RETURN_IF_ERROR(OpenModel(float_model, "weight rounding: cannot load the float model: ", &context));
   MomentObserver observer;
   for (size_t k = 0; k < samples.size(); ++k) {
-    NPURT_RETURN_IF_ERROR(FeedSample(samples[k], k, context.get()));  // names the sample itself
     observer.StartRun();
-    s = context->Run(&observer);
-    if (!s.ok()) return Status(s.code(), "weight rounding: sample " + std::to_string(k + 1) + ": " + s.message());
+    NPURT_RETURN_IF_ERROR(RunSample(samples[k], k, context.get(), &observer));
     NPURT_RETURN_IF_ERROR(observer.status());
   }
   for (auto& entry : observer.moments()) {
