@@ -184,7 +184,7 @@ Status CorrectBiasEmpirically(const EmitOptions& emit, const std::vector<uint8_t
       std::memcpy(&code, &bias.data[m * 4], 4);
       const double scale = bias.quant.scale[bias.quant.scale.size() == 1 ? 0 : m];
       const double moved = static_cast<double>(code) - std::nearbyint(layer.single_channel_bias[m] / scale);
-      if (!(std::fabs(moved) + max_input * abs_codes[m] <= kAccumulatorLimit)) continue;
+      if (!FitsAccumulator(moved, max_input, abs_codes[m])) continue;
       code = static_cast<int32_t>(moved);
       std::memcpy(&bias.data[m * 4], &code, 4);
     }

@@ -546,7 +546,7 @@ void Quantizer::CorrectBias(const IrNode& n, int x_tensor, const std::vector<flo
   for (size_t m = 0; m < maps; ++m) {
     const float scale = wq.scale[wq.scale.size() == 1 ? 0 : (transposed ? m % static_cast<size_t>(ws[1]) : m)];
     const double corrected = (*b)[m] - shift[m] * coverage;
-    if (std::fabs(corrected) / (acc_scale * scale) + max_input * abs_codes[m] <= kAccumulatorLimit) {
+    if (FitsAccumulator(corrected / (acc_scale * scale), max_input, abs_codes[m])) {
       (*b)[m] = static_cast<float>(corrected);
     }
   }
@@ -574,6 +574,9 @@ bool Quantizer::RoundWithSystem(const IrNode& n, int channel_axis, const std::ve
     return false;
   }
   const double max_input = x_type == DataType::kInt8 ? 255.0 : 0.0;
+  float alpha = 1.0f;  // Gemm's alpha scales the accumulator (as in QuantizeWeightsAndBias)
+  if (n.op_type == "Gemm" && !n.attrs.GetFloat("alpha", 1.0f, &alpha).ok()) return false;
+  const double acc_scale = static_cast<double>(x.scale[0]) * alpha;
   std::vector<float> weights(static_cast<size_t>(taps));
   std::vector<int8_t> channel(static_cast<size_t>(taps));
   auto at = [&](int64_t c, int64_t t) { return static_cast<size_t>(((t / inner) * maps + c) * inner + t % inner); };
@@ -583,9 +586,8 @@ bool Quantizer::RoundWithSystem(const IrNode& n, int channel_axis, const std::ve
     RoundChannel(system, c / (maps / system.groups), weights.data(), scale, channel.data());
     double abs_codes = 0.0;
     for (int8_t code : channel) abs_codes += std::abs(code);
-    const double bias =
-        static_cast<int64_t>(b.size()) != maps ? 0.0 : std::fabs(b[static_cast<size_t>(c)]) / (static_cast<double>(x.scale[0]) * scale);
-    if (bias + max_input * abs_codes > kAccumulatorLimit) continue;
+    const double bias_code = static_cast<int64_t>(b.size()) != maps ? 0.0 : b[static_cast<size_t>(c)] / (acc_scale * scale);
+    if (!FitsAccumulator(bias_code, max_input, abs_codes)) continue;
     for (int64_t t = 0; t < taps; ++t) (*codes)[at(c, t)] = channel[static_cast<size_t>(t)];
   }
   return true;

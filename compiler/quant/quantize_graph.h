@@ -15,6 +15,7 @@
 //     produced in int8 stay int8 (`want_float` dequantizes), as on the board.
 #pragma once
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -106,6 +107,12 @@ bool ForEachConvWeight(bool transposed, const Shape& shape, int64_t group, F&& f
 // The bound every quantized accumulator keeps (|bias code| + max|x - zp| * sum|weight codes|), with a margin
 // for the rounding of the scales; the runtime checks the exact int32 range at rknn_init.
 constexpr double kAccumulatorLimit = 2147483647.0 * 0.999;
+
+// That bound for one output channel: its bias code, the largest |x - zero point| of its input (255 for int8,
+// 0 for int16, which accumulates in int64) and the sum of its |weight codes|. False for NaN.
+inline bool FitsAccumulator(double bias_code, double max_input, double abs_weight_codes) {
+  return std::fabs(bias_code) + max_input * abs_weight_codes <= kAccumulatorLimit;
+}
 
 // Multiply-accumulates of one node (0 for ops that are not Conv, ConvTranspose, Gemm or MatMul).
 int64_t NodeMacs(const Graph& graph, const IrNode& node);
