@@ -401,9 +401,12 @@ TEST(WeightRounding, ErrorsNameTheSample) {
   std::vector<DatasetSample> samples = NpySamples(dir, {1, 3}, {{1, 2, 3}});  // 3 values for 2
   std::map<std::string, RoundingSystem> systems;
   const Status s = CollectRoundingSystems(testing::EmitOrDie(g), samples, &systems);
-  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kParamInvalid);
   EXPECT_NE(s.message().find("ds.txt:1"), std::string::npos) << s.message();
-  EXPECT_FALSE(CollectRoundingSystems({1, 2, 3}, samples, &systems).ok());  // not a model
+  const Status corrupt = CollectRoundingSystems({1, 2, 3}, samples, &systems);  // not a model
+  EXPECT_EQ(corrupt.code(), StatusCode::kModelInvalid);
+  EXPECT_NE(corrupt.message().find("weight rounding: cannot load the float model: "), std::string::npos)
+      << corrupt.message();
 }
 
 }  // namespace
