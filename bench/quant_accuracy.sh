@@ -14,7 +14,7 @@
 #
 # Writes BUILD_DIR/quant_accuracy/results.md and prints it. Environment:
 # NPURT_DATA_DIR (models, default ~/.cache/npurt), RECIPES (space-separated
-# subset of the recipe names below), QUICK=1 (first 40 samples per OCR task
+# subset of the recipe names below), MODELS (subset of "rec det cls fm"), QUICK=1 (first 40 samples per OCR task
 # and 2000 Fashion-MNIST images: a smoke run).
 set -eu
 
@@ -129,7 +129,7 @@ run() {
   echo "| $model | $(recipe_title "$recipe") | $(macs "$log") | $(value cos_mean "$r") / $(value cos_min "$r") | $metric | $verdict |" >> "$OUT"
 }
 
-for model in rec det cls fm; do
+for model in ${MODELS:-rec det cls fm}; do
   for recipe in $RECIPES; do run "$model" "$recipe"; done
 done
 cat "$OUT"
