@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/api/api_util.h"
 #include "runtime/api/handle_table.h"
 #include "runtime/core/log.h"
 
@@ -57,6 +58,12 @@ std::shared_ptr<ContextEntry> HandleTable::Remove(uint64_t handle) {
 
 namespace {
 
+using api::Fail;
+using api::Guard;
+using api::Lookup;
+using api::RawEnum;
+using api::ValidFormat;
+
 constexpr const char* kApiVersion = "2.3.2 (npurt 0.1.0)";
 constexpr const char* kDriverVersion = "npurt-cpu 0.1.0";
 
@@ -65,37 +72,8 @@ constexpr uint32_t kUnsupportedInitFlags = RKNN_FLAG_ASYNC_MASK | RKNN_FLAG_MEM_
                                            RKNN_FLAG_FENCE_OUT_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE |
                                            RKNN_FLAG_MODEL_BUFFER_ZERO_COPY;
 
-int Fail(const char* api, const Status& s) {
-  NPURT_LOG(kError, "%s: %s", api, s.message().c_str());
-  return s.rknn_code();
-}
 
-int Fail(const char* api, StatusCode code, const char* message) { return Fail(api, Status(code, message)); }
 
-// Runs `body` and turns any escaping exception into an error code.
-template <typename Body>
-int Guard(const char* api, Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return Fail(api, StatusCode::kMallocFail, "out of memory");
-  } catch (const std::exception& e) {
-    return Fail(api, StatusCode::kFail, e.what());
-  } catch (...) {
-    return Fail(api, StatusCode::kFail, "unexpected internal error");
-  }
-}
-
-// Looks up the context; logs and returns RKNN_ERR_CTX_INVALID when unknown.
-std::shared_ptr<ContextEntry> Lookup(const char* api, rknn_context ctx) {
-  if (ctx == 0) {
-    Fail(api, StatusCode::kCtxInvalid, "context is 0 (not initialized)");
-    return nullptr;
-  }
-  std::shared_ptr<ContextEntry> e = HandleTable::Get().Find(static_cast<uint64_t>(ctx));
-  if (!e) Fail(api, StatusCode::kCtxInvalid, ("unknown or destroyed context " + std::to_string(ctx)).c_str());
-  return e;
-}
 
 void CopyName(char* dst, size_t cap, const std::string& src) {
   const size_t n = src.size() < cap - 1 ? src.size() : cap - 1;
@@ -149,17 +127,7 @@ void LogModelInfo(const Model& m) {
             m.format_version(), m.toolkit_version().c_str(), m.target_platform().c_str(), m.framework().c_str());
 }
 
-bool ValidFormat(int fmt) { return fmt >= RKNN_TENSOR_NCHW && fmt < RKNN_TENSOR_FORMAT_MAX; }
 
-// A C caller may store any int in an enum field; reading it as the C++ enum
-// type would be undefined behaviour, so enum values are read as raw integers.
-template <typename Enum>
-int32_t RawEnum(const Enum& value) {
-  static_assert(sizeof(Enum) == sizeof(int32_t), "RKNN enums are 4 bytes");
-  int32_t raw;
-  std::memcpy(&raw, &value, sizeof(raw));
-  return raw;
-}
 
 // rknn_set_core_mask / rknn_set_batch_core_num exist on the multi-core NPUs only.
 int NpuCoreCount(const std::string& platform) {
@@ -509,8 +477,8 @@ int rknn_outputs_release(rknn_context context, uint32_t n_ouputs, rknn_output ou
   });
 }
 
-// Zero-copy memory, external weight/internal memory and dynamic shapes are not
-// implemented yet. Arguments are still checked like everywhere else; then the
+// External weight/internal memory and dynamic shapes are not implemented yet
+// (zero-copy I/O memory is in rknn_mem_api.cc). Arguments are still checked like everywhere else; then the
 // call fails loudly instead of pretending to work.
 static int NotYet(const char* api, rknn_context ctx, std::initializer_list<const void*> required) {
   return Guard(api, [&]() -> int {
@@ -519,50 +487,19 @@ static int NotYet(const char* api, rknn_context ctx, std::initializer_list<const
       if (p == nullptr) return Fail(api, StatusCode::kParamInvalid, "a required pointer argument is NULL");
     }
     return Fail(api, StatusCode::kFail,
-                "not implemented in this npurt version (zero-copy memory and dynamic shapes are planned)");
+                "not implemented in this npurt version (external weight/internal memory and dynamic shapes are planned)");
   });
 }
 
-rknn_tensor_mem* rknn_create_mem_from_phys(rknn_context ctx, uint64_t, void* virt_addr, uint32_t) {
-  NotYet("rknn_create_mem_from_phys", ctx, {virt_addr});
-  return nullptr;
-}
-rknn_tensor_mem* rknn_create_mem_from_fd(rknn_context ctx, int32_t, void* virt_addr, uint32_t, int32_t) {
-  NotYet("rknn_create_mem_from_fd", ctx, {virt_addr});
-  return nullptr;
-}
-rknn_tensor_mem* rknn_create_mem_from_mb_blk(rknn_context ctx, void* mb_blk, int32_t) {
-  Guard("rknn_create_mem_from_mb_blk", [&]() -> int {
-    if (!Lookup("rknn_create_mem_from_mb_blk", ctx)) return RKNN_ERR_CTX_INVALID;
-    return Fail("rknn_create_mem_from_mb_blk", StatusCode::kFail,
-                mb_blk == nullptr ? "mb_blk is NULL" : "MB blocks exist only in Rockchip's MPI; not supported");
-  });
-  return nullptr;
-}
-rknn_tensor_mem* rknn_create_mem(rknn_context ctx, uint32_t) {
-  NotYet("rknn_create_mem", ctx, {});
-  return nullptr;
-}
-rknn_tensor_mem* rknn_create_mem2(rknn_context ctx, uint64_t, uint64_t) {
-  NotYet("rknn_create_mem2", ctx, {});
-  return nullptr;
-}
-int rknn_destroy_mem(rknn_context ctx, rknn_tensor_mem* mem) { return NotYet("rknn_destroy_mem", ctx, {mem}); }
 int rknn_set_weight_mem(rknn_context ctx, rknn_tensor_mem* mem) { return NotYet("rknn_set_weight_mem", ctx, {mem}); }
 int rknn_set_internal_mem(rknn_context ctx, rknn_tensor_mem* mem) {
   return NotYet("rknn_set_internal_mem", ctx, {mem});
-}
-int rknn_set_io_mem(rknn_context ctx, rknn_tensor_mem* mem, rknn_tensor_attr* attr) {
-  return NotYet("rknn_set_io_mem", ctx, {mem, attr});
 }
 int rknn_set_input_shape(rknn_context ctx, rknn_tensor_attr* attr) {
   return NotYet("rknn_set_input_shape", ctx, {attr});
 }
 int rknn_set_input_shapes(rknn_context ctx, uint32_t, rknn_tensor_attr attr[]) {
   return NotYet("rknn_set_input_shapes", ctx, {attr});
-}
-int rknn_mem_sync(rknn_context ctx, rknn_tensor_mem* mem, rknn_mem_sync_mode) {
-  return NotYet("rknn_mem_sync", ctx, {mem});
 }
 
 }  // extern "C"

@@ -68,11 +68,19 @@ Status Context::Create(std::shared_ptr<const Model> model, const ContextOptions&
   return Status::Ok();
 }
 
-Status Context::Duplicate(std::unique_ptr<Context>* out) const { return Create(model_, options_, out); }
+Status Context::Duplicate(std::unique_ptr<Context>* out) const {
+  ContextOptions options = options_;
+  options.shares_weights = true;
+  return Create(model_, options, out);
+}
 
 Status Context::Init() {
   const Model& m = *model_;
   if (options_.model_info_only) return Status::Ok();
+  {
+    const MemorySizes sizes = memory_sizes();
+    NPURT_RETURN_IF_ERROR(device_memory_.Acquire(sizes.total_allocated, "the model's weights, arena and I/O"));
+  }
   arena_ = MapZeroed(m.arena_size());
   if (arena_ == nullptr) {
     return NPURT_ERROR(kMallocFail, "cannot allocate the %llu-byte arena",
@@ -102,7 +110,6 @@ Status Context::Init() {
         if (buf == nullptr) return NPURT_ERROR(kMallocFail, "cannot allocate %llu bytes for '%s'",
                                                static_cast<unsigned long long>(d.size), d.name.c_str());
         (d.storage == Storage::kInput ? input_buffers_ : output_buffers_)[d.offset] = buf;
-        io_bytes_ += d.size;
         t.data = buf;
         break;
       }
@@ -120,6 +127,8 @@ Status Context::Init() {
   }
   NPURT_RETURN_IF_ERROR(PrepareNodes(&nodes_));
   input_set_.assign(m.inputs().size(), false);
+  input_bindings_.resize(m.inputs().size());
+  output_bindings_.resize(m.outputs().size());
   if (LogEnabled(LogLevel::kLayer)) {
     profiler_ = std::make_unique<LayerDebugProfiler>(nodes_.size());
   } else if (options_.collect_perf) {
@@ -140,26 +149,69 @@ Status Context::SetInputs(const std::vector<InputArg>& inputs) {
     }
   }
   for (const InputArg& in : inputs) {
-    const IoDesc& io = m.inputs()[in.index];
-    Tensor& t = tensors_[io.tensor];
-    HostBuffer src = in.buffer;
-    if (in.pass_through) {
-      // Pass-through data is already in the native layout and type.
-      const IoAttr native = DescribeIo(m, true, static_cast<int>(in.index), AttrView::kNative);
-      if (src.dtype != native.dtype) {
-        return NPURT_ERROR(kInputInvalid, "input %u: pass_through needs %s data (the native type), got %s", in.index,
-                           DataTypeName(native.dtype), DataTypeName(src.dtype));
-      }
-      src.fmt = native.fmt;
-      src.w_stride = native.w_stride;
-      src.c2 = native.c2;
-    } else if (t.shape.size() == 4 && src.fmt == Layout::kNC1HWC2) {
-      return NPURT_ERROR(kInputInvalid, "input %u: NC1HWC2 data needs pass_through=1", in.index);
-    }
-    Status s = ImportInput(src, io, !in.pass_through && in.normalize, &t);
-    if (!s.ok()) return Status(s.code(), "input " + std::to_string(in.index) + ": " + s.message());
+    NPURT_RETURN_IF_ERROR(ImportOne(in));
     input_set_[in.index] = true;
   }
+  return Status::Ok();
+}
+
+Status Context::ImportOne(const InputArg& in) {
+  const Model& m = *model_;
+  const IoDesc& io = m.inputs()[in.index];
+  Tensor& t = tensors_[io.tensor];
+  HostBuffer src = in.buffer;
+  if (in.pass_through) {
+    // Pass-through data is already in the native layout and type.
+    const IoAttr native = DescribeIo(m, true, static_cast<int>(in.index), AttrView::kNative);
+    if (src.dtype != native.dtype) {
+      return NPURT_ERROR(kInputInvalid, "input %u: pass_through needs %s data (the native type), got %s", in.index,
+                         DataTypeName(native.dtype), DataTypeName(src.dtype));
+    }
+    src.fmt = native.fmt;
+    src.w_stride = native.w_stride;
+    src.c2 = native.c2;
+  } else if (t.shape.size() == 4 && src.fmt == Layout::kNC1HWC2) {
+    return NPURT_ERROR(kInputInvalid, "input %u: NC1HWC2 data needs pass_through=1", in.index);
+  }
+  Status s = ImportInput(src, io, !in.pass_through && in.normalize, &t);
+  if (!s.ok()) return Status(s.code(), "input " + std::to_string(in.index) + ": " + s.message());
+  return Status::Ok();
+}
+
+Status Context::BindIo(bool is_input, uint32_t index, IoBinding binding) {
+  if (options_.model_info_only) {
+    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
+  }
+  const Model& m = *model_;
+  const size_t count = is_input ? m.inputs().size() : m.outputs().size();
+  const char* kind = is_input ? "input" : "output";
+  if (index >= count) return NPURT_ERROR(kParamInvalid, "%s index %u out of range (model has %zu)", kind, index, count);
+  const IoDesc& io = is_input ? m.inputs()[index] : m.outputs()[index];
+  const Tensor& t = tensors_[io.tensor];
+  HostBuffer& b = binding.buffer;
+  if (is_input && binding.pass_through) {
+    const IoAttr native = DescribeIo(m, true, static_cast<int>(index), AttrView::kNative);
+    if (b.dtype != native.dtype) {
+      return NPURT_ERROR(kParamInvalid, "input %u: pass_through needs %s data (the native type), got %s", index,
+                         DataTypeName(native.dtype), DataTypeName(b.dtype));
+    }
+    b.fmt = native.fmt;
+    b.w_stride = native.w_stride;
+    b.c2 = native.c2;
+  } else if (t.shape.size() == 4 && b.fmt == Layout::kNC1HWC2) {
+    if (is_input) return NPURT_ERROR(kParamInvalid, "input %u: NC1HWC2 data needs pass_through=1", index);
+    const IoAttr native = DescribeIo(m, false, static_cast<int>(index), AttrView::kNative);
+    b.c2 = native.c2;
+    if (b.w_stride == 0) b.w_stride = native.w_stride;
+  }
+  const uint64_t need = HostBufferBytes(t.shape, b);
+  if (b.size < need) {
+    return NPURT_ERROR(kParamInvalid, "%s %u: the memory holds %zu bytes, %s %s %s needs %llu", kind, index, b.size,
+                       ShapeToString(t.shape).c_str(), LayoutName(b.fmt), DataTypeName(b.dtype),
+                       static_cast<unsigned long long>(need));
+  }
+  (is_input ? input_bindings_ : output_bindings_)[index] = std::move(binding);
+  if (is_input) input_set_[index] = true;
   return Status::Ok();
 }
 
@@ -168,7 +220,18 @@ Status Context::Run(Profiler* observer) {
     return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
   }
   for (size_t i = 0; i < input_set_.size(); ++i) {
-    if (!input_set_[i]) return NPURT_ERROR(kInputInvalid, "input %zu was never set (call rknn_inputs_set first)", i);
+    if (!input_set_[i]) {
+      return NPURT_ERROR(kInputInvalid, "input %zu was never set (call rknn_inputs_set or rknn_set_io_mem first)", i);
+    }
+  }
+  for (size_t i = 0; i < input_bindings_.size(); ++i) {
+    const IoBinding& b = input_bindings_[i];
+    if (b.buffer.data == nullptr) continue;
+    InputArg in;
+    in.index = static_cast<uint32_t>(i);
+    in.buffer = b.buffer;
+    in.pass_through = b.pass_through;
+    NPURT_RETURN_IF_ERROR(ImportOne(in));
   }
   const int64_t start = NowNs();
   Profiler* profiler = profiler_.get();
@@ -177,6 +240,12 @@ Status Context::Run(Profiler* observer) {
   Status s = RunNodes(&nodes_, profiler);
   last_run_us_ = (NowNs() - start) / 1000;
   if (!s.ok()) return s;
+  for (size_t i = 0; i < output_bindings_.size(); ++i) {
+    const IoBinding& b = output_bindings_[i];
+    if (b.buffer.data == nullptr) continue;
+    s = ExportOutput(tensors_[model_->outputs()[i].tensor], b.buffer);
+    if (!s.ok()) return Status(s.code(), "output " + std::to_string(i) + ": " + s.message());
+  }
   has_run_ = true;
   perf_detail_stale_ = true;
   return Status::Ok();
@@ -225,14 +294,12 @@ MemorySizes Context::memory_sizes() const {
   MemorySizes s;
   s.weights = model_->weights_size();
   s.internal = model_->arena_size();
-  s.total_allocated = s.weights + s.internal + io_bytes_;
-  if (options_.model_info_only) {
-    uint64_t io = 0;
-    for (const TensorDesc& t : model_->tensors()) {
-      if (t.storage == Storage::kInput || t.storage == Storage::kOutput) io += t.size;
-    }
-    s.total_allocated = s.weights + s.internal + io;
+  uint64_t io = 0;
+  for (const TensorDesc& t : model_->tensors()) {
+    if (t.storage == Storage::kInput || t.storage == Storage::kOutput) io += t.size;
   }
+  // A duplicate shares its weights with the first context: counted once.
+  s.total_allocated = (options_.shares_weights ? 0 : s.weights) + s.internal + io;
   return s;
 }
 

@@ -15,6 +15,7 @@
 #include "runtime/core/model.h"
 #include "runtime/core/native_layout.h"
 #include "runtime/core/profiler.h"
+#include "runtime/device/dma_buffer.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -22,6 +23,7 @@ namespace npurt {
 struct ContextOptions {
   bool collect_perf = false;     // RKNN_FLAG_COLLECT_PERF_MASK
   bool model_info_only = false;  // RKNN_FLAG_COLLECT_MODEL_INFO_ONLY: no buffers, sizes only
+  bool shares_weights = false;   // a duplicate: the weights are counted once, by the first context
 };
 
 struct InputArg {
@@ -32,6 +34,15 @@ struct InputArg {
   // reorder and mean/std (the data is already what the model's first op reads,
   // e.g. calibration .npy files). Ignored with pass_through.
   bool normalize = true;
+};
+
+// Memory the application bound with rknn_set_io_mem: a bound input is read
+// from it at every run (converted from its type and layout, as
+// rknn_inputs_set would), a bound output written to it after every run.
+struct IoBinding {
+  HostBuffer buffer;                 // data (writable for outputs), size, type and layout
+  bool pass_through = false;         // inputs: the bytes are already the native layout and type
+  std::shared_ptr<void> keep_alive;  // the buffer's owner, held while bound (null: the caller's memory)
 };
 
 struct MemorySizes {
@@ -53,6 +64,8 @@ class Context {
   std::mutex& mutex() { return mutex_; }
 
   Status SetInputs(const std::vector<InputArg>& inputs);
+  // Binds (replaces) the memory of input or output `index`; checks its size, type and layout now.
+  Status BindIo(bool is_input, uint32_t index, IoBinding binding);
   Status Run() { return Run(nullptr); }
   // The same, with `observer` (nullptr: none; borrowed for this call only)
   // called around every op, outside the context's own profiler (so its time is
@@ -81,6 +94,7 @@ class Context {
  private:
   Context(std::shared_ptr<const Model> model, const ContextOptions& options);
   Status Init();
+  Status ImportOne(const InputArg& in);
 
   std::shared_ptr<const Model> model_;
   ContextOptions options_;
@@ -89,7 +103,6 @@ class Context {
   uint8_t* arena_ = nullptr;
   std::vector<uint8_t*> input_buffers_;
   std::vector<uint8_t*> output_buffers_;
-  uint64_t io_bytes_ = 0;
   std::vector<Tensor> tensors_;
   std::vector<OpNode> nodes_;
   std::vector<bool> input_set_;
@@ -99,6 +112,8 @@ class Context {
   std::string perf_detail_;
   bool perf_detail_stale_ = true;
   std::set<void*> user_outputs_;
+  std::vector<IoBinding> input_bindings_, output_bindings_;  // buffer.data == nullptr: not bound
+  DmaReservation device_memory_;                             // arena, I/O buffers and (unless shared) weights
 };
 
 }  // namespace npurt

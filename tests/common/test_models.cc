@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+
+#include "compiler/quant/quantize_graph.h"
 
 namespace npurt {
 namespace testing {
@@ -57,6 +60,34 @@ std::vector<uint8_t> EmitOrDie(const compiler::Graph& graph_in, const std::strin
     std::abort();  // test code only: a broken fixture must stop the test binary loudly
   }
   return file;
+}
+
+std::vector<uint8_t> ConvReluPoolInt8Model() {
+  compiler::Graph graph = ConvReluPoolGraph();
+  Status s = graph.InferShapes();
+  // Ranges by hand: x and its pool in [0, 255]; the convolution in [-100, 80] (y[1] = 0.2 * sum - 100 for
+  // sums up to 750), its Relu in [0, 80].
+  std::map<std::string, compiler::TensorStats> stats;
+  for (const compiler::IrTensor& t : graph.tensors()) {
+    if (t.is_constant) continue;
+    compiler::TensorStats& st = stats[t.name];
+    st.count = 1;
+    if (t.name == "x" || t.name == "z") {
+      st.min = 0.0f, st.max = 255.0f;
+    } else if (t.name == "y") {
+      st.min = 0.0f, st.max = 80.0f;
+    } else {
+      st.min = -100.0f, st.max = 80.0f;
+    }
+  }
+  compiler::QuantizeOptions options;
+  compiler::QuantizeReport report;
+  if (s.ok()) s = compiler::QuantizeGraph(stats, options, &graph, &report);
+  if (!s.ok()) {
+    std::fprintf(stderr, "test model quantization failed: %s\n", s.message().c_str());
+    std::abort();  // test code only
+  }
+  return EmitOrDie(graph, "rk3588");
 }
 
 }  // namespace testing

@@ -21,6 +21,11 @@ compiler::Graph ConvReluPoolGraph();
 // a[2,3] + b[2,3] -> sum[2,3]; sum * a -> prod[2,3]. Two inputs, two outputs.
 compiler::Graph AddMulGraph();
 
+// ConvReluPoolGraph quantized to int8 without calibration, from hand-set ranges
+// that cover the API tests' inputs (x in [0, 255]: scale 1, zero point -128,
+// so uint8 images are exact codes), emitted for rk3588.
+std::vector<uint8_t> ConvReluPoolInt8Model();
+
 // Emits `graph` for `platform`; aborts the test on failure via the returned flag.
 std::vector<uint8_t> EmitOrDie(const compiler::Graph& graph, const std::string& platform = "rk3588",
                                const std::string& custom_string = "");

@@ -1,0 +1,66 @@
+// Helpers shared by the files of the RKNN C ABI (rknn_api.cc, rknn_mem_api.cc):
+// error reporting, the exception guard, context lookup and raw enum reads.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "rknn_api.h"
+#include "runtime/api/handle_table.h"
+#include "runtime/core/log.h"
+#include "runtime/core/status.h"
+
+namespace npurt {
+namespace api {
+
+// Logs "api: message" and returns the RKNN code of `s`.
+inline int Fail(const char* api, const Status& s) {
+  NPURT_LOG(kError, "%s: %s", api, s.message().c_str());
+  return s.rknn_code();
+}
+
+inline int Fail(const char* api, StatusCode code, const char* message) { return Fail(api, Status(code, message)); }
+
+// Runs `body` and turns any escaping exception into an error code.
+template <typename Body>
+int Guard(const char* api, Body body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return Fail(api, StatusCode::kMallocFail, "out of memory");
+  } catch (const std::exception& e) {
+    return Fail(api, StatusCode::kFail, e.what());
+  } catch (...) {
+    return Fail(api, StatusCode::kFail, "unexpected internal error");
+  }
+}
+
+// Looks up the context; logs and returns RKNN_ERR_CTX_INVALID when unknown.
+inline std::shared_ptr<ContextEntry> Lookup(const char* api, rknn_context ctx) {
+  if (ctx == 0) {
+    Fail(api, StatusCode::kCtxInvalid, "context is 0 (not initialized)");
+    return nullptr;
+  }
+  std::shared_ptr<ContextEntry> e = HandleTable::Get().Find(static_cast<uint64_t>(ctx));
+  if (!e) Fail(api, StatusCode::kCtxInvalid, ("unknown or destroyed context " + std::to_string(ctx)).c_str());
+  return e;
+}
+
+inline bool ValidFormat(int fmt) { return fmt >= RKNN_TENSOR_NCHW && fmt < RKNN_TENSOR_FORMAT_MAX; }
+
+// A C caller may store any int in an enum field; reading it as the C++ enum
+// type would be undefined behaviour, so enum values are read as raw integers.
+template <typename Enum>
+int32_t RawEnum(const Enum& value) {
+  static_assert(sizeof(Enum) == sizeof(int32_t), "RKNN enums are 4 bytes");
+  int32_t raw;
+  std::memcpy(&raw, &value, sizeof(raw));
+  return raw;
+}
+
+}  // namespace api
+}  // namespace npurt

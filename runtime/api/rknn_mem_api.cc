@@ -1,0 +1,300 @@
+// The RKNN memory API: tensor memory made by the runtime (rknn_create_mem,
+// rknn_create_mem2) or wrapping the application's (rknn_create_mem_from_fd),
+// bound to a context's inputs and outputs with rknn_set_io_mem, synced with
+// rknn_mem_sync and freed with rknn_destroy_mem.
+//
+// Every rknn_tensor_mem handed out is recorded, so a pointer the runtime did
+// not make (or already freed) is RKNN_ERR_PARAM_INVALID, not a crash. A bound
+// buffer stays alive while a context uses it, even after rknn_destroy_mem.
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "rknn_api.h"
+#include "runtime/api/api_util.h"
+#include "runtime/core/native_layout.h"
+#include "runtime/device/dma_buffer.h"
+
+namespace npurt {
+namespace {
+
+using api::Fail;
+using api::Guard;
+using api::Lookup;
+using api::RawEnum;
+using api::ValidFormat;
+
+// The memory behind one rknn_tensor_mem: a runtime buffer, the application's
+// mapping of an fd, or a mapping the runtime made of the application's fd.
+struct MemRecord {
+  std::shared_ptr<void> owner;  // keeps the memory valid (a DmaBuffer or the runtime's own mapping), or null
+  uint8_t* data = nullptr;      // first byte of the tensor data (virt_addr + offset)
+  uint64_t size = 0;
+  bool any_context = false;     // RKNN_MEM_FLAG_ALLOC_NO_CONTEXT: any context (or none) may free it
+};
+
+class MemTable {
+ public:
+  static MemTable& Get() {
+    static MemTable* table = new MemTable();
+    return *table;
+  }
+  void Add(rknn_tensor_mem* mem, MemRecord record) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    records_[mem] = std::move(record);
+  }
+  bool Find(const rknn_tensor_mem* mem, MemRecord* record) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = records_.find(mem);
+    if (it == records_.end()) return false;
+    *record = it->second;
+    return true;
+  }
+  bool Remove(rknn_tensor_mem* mem) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return records_.erase(mem) == 1;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<const rknn_tensor_mem*, MemRecord> records_;
+};
+
+// A mapping the runtime made of an application fd; unmapped with the last user.
+struct FdMapping {
+  void* base = MAP_FAILED;
+  size_t length = 0;
+  ~FdMapping() {
+    if (base != MAP_FAILED) ::munmap(base, length);
+  }
+};
+
+rknn_tensor_mem* NewMem(MemRecord record, void* virt_addr, int32_t fd, int32_t offset, uint32_t flags) {
+  auto* mem = new (std::nothrow) rknn_tensor_mem();
+  if (mem == nullptr) return nullptr;
+  mem->virt_addr = virt_addr;
+  mem->phys_addr = 0;  // a CPU has no device addresses to give
+  mem->fd = fd;
+  mem->offset = offset;
+  mem->size = static_cast<uint32_t>(record.size);
+  mem->flags = flags;
+  mem->priv_data = nullptr;
+  MemTable::Get().Add(mem, std::move(record));
+  return mem;
+}
+
+rknn_tensor_mem* CreateRuntimeMem(const char* api, rknn_context ctx, uint64_t size, uint64_t alloc_flags) {
+  rknn_tensor_mem* result = nullptr;
+  Guard(api, [&]() -> int {
+    const bool any_context = (alloc_flags & RKNN_MEM_FLAG_ALLOC_NO_CONTEXT) != 0;
+    if (!(any_context && ctx == 0) && !Lookup(api, ctx)) return RKNN_ERR_CTX_INVALID;
+    const uint64_t kind = alloc_flags & ~static_cast<uint64_t>(RKNN_MEM_FLAG_ALLOC_NO_CONTEXT);
+    const uint64_t known = RKNN_FLAG_MEMORY_CACHEABLE | RKNN_FLAG_MEMORY_NON_CACHEABLE | RKNN_FLAG_MEMORY_TRY_ALLOC_SRAM;
+    if ((kind & ~known) != 0 ||
+        ((kind & RKNN_FLAG_MEMORY_CACHEABLE) && (kind & RKNN_FLAG_MEMORY_NON_CACHEABLE))) {
+      return Fail(api, NPURT_ERROR(kParamInvalid, "alloc_flags 0x%llx: unknown bits, or cacheable and non-cacheable "
+                                                  "together", static_cast<unsigned long long>(alloc_flags)));
+    }
+    if (size == 0 || size > UINT32_MAX) {
+      return Fail(api, NPURT_ERROR(kParamInvalid, "size %llu is not in 1..%u (rknn_tensor_mem.size is 32-bit)",
+                                   static_cast<unsigned long long>(size), UINT32_MAX));
+    }
+    // TRY_ALLOC_SRAM: a CPU has no SRAM; the vendor's fallback is DRAM, and so is ours.
+    std::unique_ptr<DmaBuffer> buffer;
+    Status s = DmaBuffer::Allocate(size, (kind & RKNN_FLAG_MEMORY_NON_CACHEABLE) == 0, &buffer);
+    if (!s.ok()) return Fail(api, s);
+    MemRecord record;
+    record.data = buffer->data();
+    record.size = size;
+    record.any_context = any_context;
+    void* virt = buffer->data();
+    const int fd = buffer->fd();
+    record.owner = std::shared_ptr<DmaBuffer>(std::move(buffer));
+    result = NewMem(std::move(record), virt, fd, 0, RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE);
+    if (result == nullptr) return Fail(api, StatusCode::kMallocFail, "out of memory");
+    return RKNN_SUCC;
+  });
+  return result;
+}
+
+// Which of the model's tensors an attr names: the name decides (it is the
+// queried attr); without a name, the index must be unambiguous.
+Status ResolveIo(const Model& m, const rknn_tensor_attr& attr, bool* is_input) {
+  const size_t name_len = strnlen(attr.name, RKNN_MAX_NAME_LEN);
+  const std::string name(attr.name, name_len);
+  const bool in_range_in = attr.index < m.inputs().size(), in_range_out = attr.index < m.outputs().size();
+  if (!name.empty()) {
+    if (in_range_in && m.tensors()[m.inputs()[attr.index].tensor].name == name) {
+      *is_input = true;
+      return Status::Ok();
+    }
+    if (in_range_out && m.tensors()[m.outputs()[attr.index].tensor].name == name) {
+      *is_input = false;
+      return Status::Ok();
+    }
+    return NPURT_ERROR(kParamInvalid, "attr names '%s' with index %u: no input or output of the model has that "
+                                      "name and index (pass the attr from rknn_query)", name.c_str(), attr.index);
+  }
+  if (in_range_in == in_range_out) {
+    return NPURT_ERROR(kParamInvalid, in_range_in ? "attr has no name and index %u is both an input and an output "
+                                                    "(pass the attr from rknn_query)"
+                                                  : "attr index %u is neither an input nor an output",
+                       attr.index);
+  }
+  *is_input = in_range_in;
+  return Status::Ok();
+}
+
+}  // namespace
+}  // namespace npurt
+
+using namespace npurt;
+
+extern "C" {
+
+rknn_tensor_mem* rknn_create_mem(rknn_context ctx, uint32_t size) {
+  return CreateRuntimeMem("rknn_create_mem", ctx, size, RKNN_FLAG_MEMORY_CACHEABLE);
+}
+
+rknn_tensor_mem* rknn_create_mem2(rknn_context ctx, uint64_t size, uint64_t alloc_flags) {
+  return CreateRuntimeMem("rknn_create_mem2", ctx, size, alloc_flags);
+}
+
+rknn_tensor_mem* rknn_create_mem_from_fd(rknn_context ctx, int32_t fd, void* virt_addr, uint32_t size,
+                                         int32_t offset) {
+  static const char* kApi = "rknn_create_mem_from_fd";
+  rknn_tensor_mem* result = nullptr;
+  Guard(kApi, [&]() -> int {
+    if (!Lookup(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
+    if (fd < 0) return Fail(kApi, NPURT_ERROR(kParamInvalid, "fd %d is not a file descriptor", fd));
+    if (size == 0 || offset < 0) {
+      return Fail(kApi, NPURT_ERROR(kParamInvalid, "size %u must be > 0 and offset %d >= 0", size, offset));
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      return Fail(kApi, NPURT_ERROR(kParamInvalid, "fd %d: %s", fd, std::strerror(errno)));
+    }
+    const uint64_t end = static_cast<uint64_t>(offset) + size;
+    if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) < end) {
+      return Fail(kApi, NPURT_ERROR(kParamInvalid, "fd %d holds %lld bytes; offset %d + size %u reaches past it", fd,
+                                    static_cast<long long>(st.st_size), offset, size));
+    }
+    MemRecord record;
+    record.size = size;
+    if (virt_addr != nullptr) {
+      // The application's own mapping of the fd: it stays the application's to unmap.
+      record.data = static_cast<uint8_t*>(virt_addr) + offset;
+    } else {
+      auto mapping = std::make_shared<FdMapping>();
+      mapping->length = static_cast<size_t>(end);
+      mapping->base = ::mmap(nullptr, mapping->length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      if (mapping->base == MAP_FAILED) {
+        return Fail(kApi, NPURT_ERROR(kParamInvalid, "cannot map fd %d (%llu bytes): %s", fd,
+                                      static_cast<unsigned long long>(end), std::strerror(errno)));
+      }
+      virt_addr = mapping->base;
+      record.data = static_cast<uint8_t*>(mapping->base) + offset;
+      record.owner = std::move(mapping);
+    }
+    result = NewMem(std::move(record), virt_addr, fd, offset, RKNN_TENSOR_MEMORY_FLAGS_FROM_FD);
+    if (result == nullptr) return Fail(kApi, StatusCode::kMallocFail, "out of memory");
+    return RKNN_SUCC;
+  });
+  return result;
+}
+
+rknn_tensor_mem* rknn_create_mem_from_phys(rknn_context ctx, uint64_t phys_addr, void* virt_addr, uint32_t size) {
+  Guard("rknn_create_mem_from_phys", [&]() -> int {
+    if (!Lookup("rknn_create_mem_from_phys", ctx)) return RKNN_ERR_CTX_INVALID;
+    return Fail("rknn_create_mem_from_phys",
+                NPURT_ERROR(kFail, "physical address 0x%llx (virt %p, %u bytes): a CPU runtime has no physical "
+                                   "device memory; use rknn_create_mem or rknn_create_mem_from_fd",
+                            static_cast<unsigned long long>(phys_addr), virt_addr, size));
+  });
+  return nullptr;
+}
+
+rknn_tensor_mem* rknn_create_mem_from_mb_blk(rknn_context ctx, void* mb_blk, int32_t) {
+  Guard("rknn_create_mem_from_mb_blk", [&]() -> int {
+    if (!Lookup("rknn_create_mem_from_mb_blk", ctx)) return RKNN_ERR_CTX_INVALID;
+    return Fail("rknn_create_mem_from_mb_blk", StatusCode::kFail,
+                mb_blk == nullptr ? "mb_blk is NULL" : "MB blocks exist only in Rockchip's MPI; not supported");
+  });
+  return nullptr;
+}
+
+int rknn_destroy_mem(rknn_context ctx, rknn_tensor_mem* mem) {
+  static const char* kApi = "rknn_destroy_mem";
+  return Guard(kApi, [&]() -> int {
+    MemRecord record;
+    const bool known = mem != nullptr && MemTable::Get().Find(mem, &record);
+    if (!(ctx == 0 && known && record.any_context) && !Lookup(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
+    if (mem == nullptr) return Fail(kApi, StatusCode::kParamInvalid, "mem is NULL");
+    if (!known) {
+      return Fail(kApi, StatusCode::kParamInvalid, "mem was not created by rknn_create_mem* or was already destroyed");
+    }
+    MemTable::Get().Remove(mem);
+    delete mem;  // the memory itself goes with the last context still bound to it
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_mem_sync(rknn_context ctx, rknn_tensor_mem* mem, rknn_mem_sync_mode mode) {
+  static const char* kApi = "rknn_mem_sync";
+  return Guard(kApi, [&]() -> int {
+    if (!Lookup(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
+    if (mem == nullptr) return Fail(kApi, StatusCode::kParamInvalid, "mem is NULL");
+    MemRecord record;
+    if (!MemTable::Get().Find(mem, &record)) {
+      return Fail(kApi, StatusCode::kParamInvalid, "mem was not created by rknn_create_mem* or was already destroyed");
+    }
+    const int32_t m = RawEnum(mode);
+    if (m != RKNN_MEMORY_SYNC_TO_DEVICE && m != RKNN_MEMORY_SYNC_FROM_DEVICE && m != RKNN_MEMORY_SYNC_BIDIRECTIONAL) {
+      return Fail(kApi, NPURT_ERROR(kParamInvalid, "mode %d is not an rknn_mem_sync_mode", m));
+    }
+    // The "device" is this CPU: its caches are coherent, so there is nothing to flush or invalidate.
+    // A full fence still orders the application's writes before a run on another thread.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return RKNN_SUCC;
+  });
+}
+
+int rknn_set_io_mem(rknn_context ctx, rknn_tensor_mem* mem, rknn_tensor_attr* attr) {
+  static const char* kApi = "rknn_set_io_mem";
+  return Guard(kApi, [&]() -> int {
+    auto e = Lookup(kApi, ctx);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    if (mem == nullptr) return Fail(kApi, StatusCode::kParamInvalid, "mem is NULL");
+    if (attr == nullptr) return Fail(kApi, StatusCode::kParamInvalid, "attr is NULL");
+    MemRecord record;
+    if (!MemTable::Get().Find(mem, &record)) {
+      return Fail(kApi, StatusCode::kParamInvalid, "mem was not created by rknn_create_mem* or was already destroyed");
+    }
+    const int32_t type = RawEnum(attr->type), fmt = RawEnum(attr->fmt);
+    if (!IsValidDataType(type)) return Fail(kApi, NPURT_ERROR(kParamInvalid, "attr type %d is not a tensor type", type));
+    if (!ValidFormat(fmt)) return Fail(kApi, NPURT_ERROR(kParamInvalid, "attr fmt %d is not a tensor format", fmt));
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    Context& context = *e->context;
+    bool is_input = true;
+    Status s = ResolveIo(context.model(), *attr, &is_input);
+    if (!s.ok()) return Fail(kApi, s);
+    IoBinding binding;
+    binding.buffer.data = record.data;
+    binding.buffer.size = record.size;
+    binding.buffer.dtype = static_cast<DataType>(type);
+    binding.buffer.fmt = static_cast<Layout>(fmt);
+    binding.buffer.w_stride = attr->w_stride;
+    binding.pass_through = is_input && attr->pass_through != 0;
+    binding.keep_alive = record.owner;
+    s = context.BindIo(is_input, attr->index, std::move(binding));
+    return s.ok() ? RKNN_SUCC : Fail(kApi, s);
+  });
+}
+
+}  // extern "C"
