@@ -67,10 +67,8 @@ using api::ValidFormat;
 constexpr const char* kApiVersion = "2.3.2 (npurt 0.1.0)";
 constexpr const char* kDriverVersion = "npurt-cpu 0.1.0";
 
-constexpr uint32_t kUnsupportedInitFlags = RKNN_FLAG_ASYNC_MASK | RKNN_FLAG_MEM_ALLOC_OUTSIDE |
-                                           RKNN_FLAG_SHARE_WEIGHT_MEM | RKNN_FLAG_FENCE_IN_OUTSIDE |
-                                           RKNN_FLAG_FENCE_OUT_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE |
-                                           RKNN_FLAG_MODEL_BUFFER_ZERO_COPY;
+constexpr uint32_t kUnsupportedInitFlags = RKNN_FLAG_SHARE_WEIGHT_MEM | RKNN_FLAG_FENCE_IN_OUTSIDE |
+                                           RKNN_FLAG_FENCE_OUT_OUTSIDE | RKNN_FLAG_MODEL_BUFFER_ZERO_COPY;
 
 
 
@@ -157,6 +155,9 @@ int rknn_init(rknn_context* context, void* model, uint32_t size, uint32_t flag, 
     ContextOptions options;
     options.collect_perf = (flag & RKNN_FLAG_COLLECT_PERF_MASK) != 0;
     options.model_info_only = (flag & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY) != 0;
+    options.weights_outside = (flag & RKNN_FLAG_MEM_ALLOC_OUTSIDE) != 0;
+    options.async = (flag & RKNN_FLAG_ASYNC_MASK) != 0;
+    options.internal_outside = (flag & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE)) != 0;
     auto entry = std::make_shared<ContextEntry>();
     s = Context::Create(m, options, &entry->context);
     if (!s.ok()) return Fail("rknn_init", s);
@@ -254,6 +255,7 @@ int rknn_query(rknn_context context, rknn_query_cmd cmd, void* info, uint32_t si
       case RKNN_QUERY_PERF_RUN: {
         if (int r = too_small(sizeof(rknn_perf_run))) return r;
         if (!ctx.has_run()) return Fail("rknn_query", StatusCode::kFail, "RKNN_QUERY_PERF_RUN before rknn_run");
+        static_cast<void>(ctx.WaitIdle());  // async: the frame in flight's time; its status is the next run's
         static_cast<rknn_perf_run*>(info)->run_duration = ctx.last_run_us();
         return RKNN_SUCC;
       }
@@ -408,7 +410,7 @@ int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outpu
       return Fail("rknn_outputs_get",
                   NPURT_ERROR(kParamInvalid, "n_outputs is %u, the model has %zu outputs", n_outputs, count));
     }
-    if (!ctx.has_run()) return Fail("rknn_outputs_get", StatusCode::kFail, "called before a successful rknn_run");
+    if (!ctx.has_run()) return Fail("rknn_outputs_get", StatusCode::kFail, "no outputs: no rknn_run yet, or the last one failed");
     for (uint32_t i = 0; i < n_outputs; ++i) {
       const rknn_output& o = outputs[i];
       if (o.index >= count) {
@@ -450,7 +452,7 @@ int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outpu
         o.size = static_cast<uint32_t>(need);
       }
     }
-    if (extend != nullptr) extend->frame_id = e->frame_id;
+    if (extend != nullptr) extend->frame_id = ctx.output_frame();
     return RKNN_SUCC;
   });
 }
@@ -477,8 +479,7 @@ int rknn_outputs_release(rknn_context context, uint32_t n_ouputs, rknn_output ou
   });
 }
 
-// External weight/internal memory and dynamic shapes are not implemented yet
-// (zero-copy I/O memory is in rknn_mem_api.cc). Arguments are still checked like everywhere else; then the
+// Dynamic shapes are not implemented yet (the memory API is in rknn_mem_api.cc). Arguments are still checked like everywhere else; then the
 // call fails loudly instead of pretending to work.
 static int NotYet(const char* api, rknn_context ctx, std::initializer_list<const void*> required) {
   return Guard(api, [&]() -> int {
@@ -487,14 +488,10 @@ static int NotYet(const char* api, rknn_context ctx, std::initializer_list<const
       if (p == nullptr) return Fail(api, StatusCode::kParamInvalid, "a required pointer argument is NULL");
     }
     return Fail(api, StatusCode::kFail,
-                "not implemented in this npurt version (external weight/internal memory and dynamic shapes are planned)");
+                "not implemented in this npurt version (dynamic shapes are planned)");
   });
 }
 
-int rknn_set_weight_mem(rknn_context ctx, rknn_tensor_mem* mem) { return NotYet("rknn_set_weight_mem", ctx, {mem}); }
-int rknn_set_internal_mem(rknn_context ctx, rknn_tensor_mem* mem) {
-  return NotYet("rknn_set_internal_mem", ctx, {mem});
-}
 int rknn_set_input_shape(rknn_context ctx, rknn_tensor_attr* attr) {
   return NotYet("rknn_set_input_shape", ctx, {attr});
 }

@@ -1,7 +1,8 @@
 // The RKNN memory API: tensor memory made by the runtime (rknn_create_mem,
 // rknn_create_mem2) or wrapping the application's (rknn_create_mem_from_fd),
-// bound to a context's inputs and outputs with rknn_set_io_mem, synced with
-// rknn_mem_sync and freed with rknn_destroy_mem.
+// bound to a context's inputs and outputs with rknn_set_io_mem, given as its
+// weight or internal memory (rknn_set_weight_mem, rknn_set_internal_mem),
+// synced with rknn_mem_sync and freed with rknn_destroy_mem.
 //
 // Every rknn_tensor_mem handed out is recorded, so a pointer the runtime did
 // not make (or already freed) is RKNN_ERR_PARAM_INVALID, not a crash. A bound
@@ -263,6 +264,32 @@ int rknn_mem_sync(rknn_context ctx, rknn_tensor_mem* mem, rknn_mem_sync_mode mod
     std::atomic_thread_fence(std::memory_order_seq_cst);
     return RKNN_SUCC;
   });
+}
+
+// rknn_set_weight_mem / rknn_set_internal_mem: the application's memory for the weights or the arena.
+static int SetContextMemory(const char* api, rknn_context ctx, rknn_tensor_mem* mem, bool weights) {
+  return Guard(api, [&]() -> int {
+    auto e = Lookup(api, ctx);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    if (mem == nullptr) return Fail(api, StatusCode::kParamInvalid, "mem is NULL");
+    MemRecord record;
+    if (!MemTable::Get().Find(mem, &record)) {
+      return Fail(api, StatusCode::kParamInvalid, "mem was not created by rknn_create_mem* or was already destroyed");
+    }
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    Context& context = *e->context;
+    Status s = weights ? context.SetWeightMemory(record.data, record.size, record.owner)
+                       : context.SetInternalMemory(record.data, record.size, record.owner);
+    return s.ok() ? RKNN_SUCC : Fail(api, s);
+  });
+}
+
+int rknn_set_weight_mem(rknn_context ctx, rknn_tensor_mem* mem) {
+  return SetContextMemory("rknn_set_weight_mem", ctx, mem, true);
+}
+
+int rknn_set_internal_mem(rknn_context ctx, rknn_tensor_mem* mem) {
+  return SetContextMemory("rknn_set_internal_mem", ctx, mem, false);
 }
 
 int rknn_set_io_mem(rknn_context ctx, rknn_tensor_mem* mem, rknn_tensor_attr* attr) {

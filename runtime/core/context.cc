@@ -8,9 +8,14 @@
 
 #include "runtime/core/executor.h"
 #include "runtime/core/log.h"
+#include "runtime/device/job_policy.h"
 
 namespace npurt {
 namespace {
+
+// Arena and weight offsets in a model are multiples of 64 (the emitter's alignment), so memory the
+// application gives must start on a 64-byte boundary for every tensor to stay aligned.
+constexpr int kTensorAlignment = 64;
 
 // Arena and I/O buffers are anonymous mappings: page aligned, zero filled on
 // first touch, so a large plan costs address space, not resident memory,
@@ -50,7 +55,15 @@ Context::Context(std::shared_ptr<const Model> model, const ContextOptions& optio
     : model_(std::move(model)), options_(options) {}
 
 Context::~Context() {
-  Unmap(arena_, model_->arena_size());
+  if (worker_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(job_mutex_);
+      stopping_ = true;
+    }
+    job_cv_.notify_all();
+    worker_.join();  // the frame in flight finishes first
+  }
+  if (arena_owned_) Unmap(arena_, model_->arena_size());
   const Model& m = *model_;
   for (size_t i = 0; i < input_buffers_.size(); ++i) Unmap(input_buffers_[i], m.tensors()[m.inputs()[i].tensor].size);
   for (size_t i = 0; i < output_buffers_.size(); ++i) {
@@ -79,13 +92,21 @@ Status Context::Init() {
   if (options_.model_info_only) return Status::Ok();
   {
     const MemorySizes sizes = memory_sizes();
-    NPURT_RETURN_IF_ERROR(device_memory_.Acquire(sizes.total_allocated, "the model's weights, arena and I/O"));
+    NPURT_RETURN_IF_ERROR(device_memory_.Acquire(sizes.total_allocated - (options_.internal_outside ? 0 : sizes.internal),
+                                                 "the model's weights and I/O"));
   }
-  arena_ = MapZeroed(m.arena_size());
-  if (arena_ == nullptr) {
-    return NPURT_ERROR(kMallocFail, "cannot allocate the %llu-byte arena",
-                       static_cast<unsigned long long>(m.arena_size()));
+  // With the internal memory outside, arena tensors point nowhere until SetInternalMemory.
+  if (!options_.internal_outside) {
+    NPURT_RETURN_IF_ERROR(arena_memory_.Acquire(m.arena_size(), "the model's arena"));
+    arena_ = MapZeroed(m.arena_size());
+    if (arena_ == nullptr) {
+      return NPURT_ERROR(kMallocFail, "cannot allocate the %llu-byte arena",
+                         static_cast<unsigned long long>(m.arena_size()));
+    }
+    arena_owned_ = true;
+    internal_set_ = true;
   }
+  weights_set_ = !options_.weights_outside;
   tensors_.resize(m.tensors().size());
   input_buffers_.assign(m.inputs().size(), nullptr);
   output_buffers_.assign(m.outputs().size(), nullptr);
@@ -103,7 +124,7 @@ Status Context::Init() {
         t.data = const_cast<uint8_t*>(m.weights() + d.offset);
         t.constant = true;
         break;
-      case Storage::kArena: t.data = arena_ + d.offset; break;
+      case Storage::kArena: t.data = arena_ != nullptr ? arena_ + d.offset : nullptr; break;
       case Storage::kInput:
       case Storage::kOutput: {
         uint8_t* buf = MapZeroed(d.size);
@@ -138,6 +159,7 @@ Status Context::Init() {
 }
 
 Status Context::SetInputs(const std::vector<InputArg>& inputs) {
+  static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
   if (options_.model_info_only) {
     return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
   }
@@ -179,6 +201,7 @@ Status Context::ImportOne(const InputArg& in) {
 }
 
 Status Context::BindIo(bool is_input, uint32_t index, IoBinding binding) {
+  static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
   if (options_.model_info_only) {
     return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
   }
@@ -219,9 +242,46 @@ Status Context::Run(Profiler* observer) {
   if (options_.model_info_only) {
     return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
   }
+  Status previous = Status::Ok();
+  if (options_.async) {
+    previous = WaitIdle();
+    job_status_ = Status::Ok();
+  }
+  if (!weights_set_) {
+    return NPURT_ERROR(kFail, "RKNN_FLAG_MEM_ALLOC_OUTSIDE: call rknn_set_weight_mem before rknn_run");
+  }
+  if (!internal_set_) {
+    return NPURT_ERROR(kFail, "the internal memory is allocated outside: call rknn_set_internal_mem before rknn_run");
+  }
   for (size_t i = 0; i < input_set_.size(); ++i) {
     if (!input_set_[i]) {
       return NPURT_ERROR(kInputInvalid, "input %zu was never set (call rknn_inputs_set or rknn_set_io_mem first)", i);
+    }
+  }
+  if (options_.async) {
+    // The frame that just finished becomes "the previous frame": its outputs are kept apart, so this
+    // frame can overwrite the output tensors while the application reads them.
+    const Model& m = *model_;
+    if (previous_tensors_.empty()) {
+      previous_outputs_.resize(m.outputs().size());
+      previous_tensors_.resize(m.outputs().size());
+      for (size_t i = 0; i < m.outputs().size(); ++i) {
+        const Tensor& t = tensors_[m.outputs()[i].tensor];
+        previous_outputs_[i].assign(t.bytes, 0);  // before the first frame ends: zeros, frame 0
+        previous_tensors_[i] = t;
+        previous_tensors_[i].data = previous_outputs_[i].data();
+      }
+    }
+    if (frame_in_tensors_) {
+      frame_in_tensors_ = false;
+      if (!previous.ok()) {
+        return Status(previous.code(), "frame " + std::to_string(frames_) + " failed: " + previous.message());
+      }
+      for (size_t i = 0; i < m.outputs().size(); ++i) {
+        const Tensor& t = tensors_[m.outputs()[i].tensor];
+        std::memcpy(previous_outputs_[i].data(), t.data, t.bytes);
+      }
+      output_frame_ = frames_;
     }
   }
   for (size_t i = 0; i < input_bindings_.size(); ++i) {
@@ -233,11 +293,43 @@ Status Context::Run(Profiler* observer) {
     in.pass_through = b.pass_through;
     NPURT_RETURN_IF_ERROR(ImportOne(in));
   }
+  if (!options_.async) {
+    // A failed run leaves its outputs half written: nothing to get until a run succeeds.
+    has_run_ = false;
+    NPURT_RETURN_IF_ERROR(RunFrame(observer));
+    output_frame_ = ++frames_;
+    has_run_ = true;
+    return Status::Ok();
+  }
+  {
+    std::lock_guard<std::mutex> lock(job_mutex_);
+    if (!worker_.joinable()) worker_ = std::thread([this] { WorkerLoop(); });
+    job_pending_ = true;
+  }
+  job_cv_.notify_all();
+  ++frames_;
+  frame_in_tensors_ = true;
+  has_run_ = true;  // outputs (of the previous frame) can be read from now on
+  return Status::Ok();
+}
+
+Status Context::RunFrame(Profiler* observer) {
+  const JobPolicy& policy = GetJobPolicy();
+  const uint64_t job = ++jobs_;
+  if (policy.fail_every != 0 && job % policy.fail_every == 0) {
+    return NPURT_ERROR(kFail, "job %llu failed (injected by NPURT_FAULT=fail:%llu)", static_cast<unsigned long long>(job),
+                       static_cast<unsigned long long>(policy.fail_every));
+  }
+  if (policy.timeout_every != 0 && job % policy.timeout_every == 0) {
+    return NPURT_ERROR(kTimeout, "job %llu timed out (injected by NPURT_FAULT=timeout:%llu)",
+                       static_cast<unsigned long long>(job), static_cast<unsigned long long>(policy.timeout_every));
+  }
   const int64_t start = NowNs();
+  const int64_t deadline = policy.timeout_ms > 0.0 ? start + static_cast<int64_t>(policy.timeout_ms * 1e6) : 0;
   Profiler* profiler = profiler_.get();
   TeeProfiler tee(profiler, observer);
   if (observer != nullptr) profiler = profiler == nullptr ? observer : &tee;
-  Status s = RunNodes(&nodes_, profiler);
+  Status s = RunNodes(&nodes_, profiler, deadline);
   last_run_us_ = (NowNs() - start) / 1000;
   if (!s.ok()) return s;
   for (size_t i = 0; i < output_bindings_.size(); ++i) {
@@ -246,12 +338,34 @@ Status Context::Run(Profiler* observer) {
     s = ExportOutput(tensors_[model_->outputs()[i].tensor], b.buffer);
     if (!s.ok()) return Status(s.code(), "output " + std::to_string(i) + ": " + s.message());
   }
-  has_run_ = true;
   perf_detail_stale_ = true;
   return Status::Ok();
 }
 
+void Context::WorkerLoop() {
+  std::unique_lock<std::mutex> lock(job_mutex_);
+  for (;;) {
+    job_cv_.wait(lock, [this] { return job_pending_ || stopping_; });
+    if (stopping_ && !job_pending_) return;
+    job_pending_ = false;
+    job_running_ = true;
+    lock.unlock();
+    Status s = RunFrame(nullptr);
+    lock.lock();
+    job_status_ = s;
+    job_running_ = false;
+    job_cv_.notify_all();
+  }
+}
+
+Status Context::WaitIdle() {
+  std::unique_lock<std::mutex> lock(job_mutex_);
+  job_cv_.wait(lock, [this] { return !job_pending_ && !job_running_; });
+  return job_status_;
+}
+
 const std::string& Context::perf_detail() {
+  static_cast<void>(WaitIdle());
   if (perf_detail_stale_ && profiler_ && has_run_) {
     perf_detail_ = FormatPerfTable(nodes_, profiler_->elapsed_ns());
     perf_detail_stale_ = false;
@@ -268,6 +382,14 @@ uint64_t Context::OutputBytes(uint32_t index, bool want_float) const {
 
 Status Context::GetOutput(uint32_t index, bool want_float, void* dst, size_t dst_size) const {
   const IoDesc& io = model_->outputs()[index];
+  if (options_.async) {
+    HostBuffer out;
+    out.data = dst;
+    out.size = dst_size;
+    out.dtype = want_float ? DataType::kFloat32 : io.dtype;
+    out.fmt = Layout::kNCHW;
+    return ExportOutput(previous_tensors_[index], out);
+  }
   HostBuffer out;
   out.data = dst;
   out.size = dst_size;
@@ -290,6 +412,60 @@ bool Context::FreeUserOutput(void* buf) {
   return true;
 }
 
+Status Context::SetInternalMemory(uint8_t* data, uint64_t size, std::shared_ptr<void> keep_alive) {
+  static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
+  if (options_.model_info_only) {
+    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
+  }
+  const Model& m = *model_;
+  if (size < m.arena_size()) {
+    return NPURT_ERROR(kParamInvalid, "internal memory of %llu bytes; the model needs %llu (RKNN_QUERY_MEM_SIZE "
+                                      "total_internal_size)", static_cast<unsigned long long>(size),
+                       static_cast<unsigned long long>(m.arena_size()));
+  }
+  if (reinterpret_cast<uintptr_t>(data) % kTensorAlignment != 0) {
+    return NPURT_ERROR(kParamInvalid, "internal memory at %p is not %d-byte aligned (mind the offset)",
+                       static_cast<void*>(data), kTensorAlignment);
+  }
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    const TensorDesc& d = m.tensors()[i];
+    if (d.storage == Storage::kArena) tensors_[i].data = data + d.offset;
+  }
+  if (arena_owned_) Unmap(arena_, m.arena_size());
+  arena_owned_ = false;
+  arena_memory_.Reset();
+  arena_ = data;
+  internal_owner_ = std::move(keep_alive);
+  internal_set_ = true;
+  return Status::Ok();
+}
+
+Status Context::SetWeightMemory(uint8_t* data, uint64_t size, std::shared_ptr<void> keep_alive) {
+  static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
+  if (options_.model_info_only) {
+    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
+  }
+  const Model& m = *model_;
+  if (size < m.weights_size()) {
+    return NPURT_ERROR(kParamInvalid, "weight memory of %llu bytes; the model needs %llu (RKNN_QUERY_MEM_SIZE "
+                                      "total_weight_size)", static_cast<unsigned long long>(size),
+                       static_cast<unsigned long long>(m.weights_size()));
+  }
+  if (reinterpret_cast<uintptr_t>(data) % kTensorAlignment != 0) {
+    return NPURT_ERROR(kParamInvalid, "weight memory at %p is not %d-byte aligned (mind the offset)",
+                       static_cast<void*>(data), kTensorAlignment);
+  }
+  // As the NPU driver does: the weights are copied into the given memory, and the ops read them there.
+  if (m.weights_size() > 0) std::memcpy(data, m.weights(), m.weights_size());
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    const TensorDesc& d = m.tensors()[i];
+    if (d.storage == Storage::kConstant) tensors_[i].data = data + d.offset;
+  }
+  weight_owner_ = std::move(keep_alive);
+  weights_set_ = true;
+  return Status::Ok();
+}
+
 MemorySizes Context::memory_sizes() const {
   MemorySizes s;
   s.weights = model_->weights_size();
@@ -298,8 +474,10 @@ MemorySizes Context::memory_sizes() const {
   for (const TensorDesc& t : model_->tensors()) {
     if (t.storage == Storage::kInput || t.storage == Storage::kOutput) io += t.size;
   }
-  // A duplicate shares its weights with the first context: counted once.
-  s.total_allocated = (options_.shares_weights ? 0 : s.weights) + s.internal + io;
+  // A duplicate shares its weights with the first context: counted once. Memory the application gives
+  // (MEM_ALLOC_OUTSIDE, INTERNAL_ALLOC_OUTSIDE) is the application's.
+  const bool own_weights = !options_.shares_weights && !options_.weights_outside;
+  s.total_allocated = (own_weights ? s.weights : 0) + (options_.internal_outside ? 0 : s.internal) + io;
   return s;
 }
 

@@ -4,11 +4,13 @@
 // itself; the API layer serializes calls on one context.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime/core/io_convert.h"
@@ -24,6 +26,14 @@ struct ContextOptions {
   bool collect_perf = false;     // RKNN_FLAG_COLLECT_PERF_MASK
   bool model_info_only = false;  // RKNN_FLAG_COLLECT_MODEL_INFO_ONLY: no buffers, sizes only
   bool shares_weights = false;   // a duplicate: the weights are counted once, by the first context
+  // RKNN_FLAG_MEM_ALLOC_OUTSIDE: the application gives the weight and internal memory
+  // (SetWeightMemory, SetInternalMemory) before the first run; RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE: only
+  // the internal memory.
+  bool weights_outside = false;
+  bool internal_outside = false;
+  // RKNN_FLAG_ASYNC_MASK: Run() starts the frame on the context's worker thread and returns; outputs are
+  // the previous frame's (see Run).
+  bool async = false;
 };
 
 struct InputArg {
@@ -63,9 +73,18 @@ class Context {
   const Model& model() const { return *model_; }
   std::mutex& mutex() { return mutex_; }
 
+  // Every call below that touches tensors first waits for a frame in flight (async).
   Status SetInputs(const std::vector<InputArg>& inputs);
   // Binds (replaces) the memory of input or output `index`; checks its size, type and layout now.
   Status BindIo(bool is_input, uint32_t index, IoBinding binding);
+  // The application's memory for the arena (>= MemorySizes::internal bytes) or the weights (>=
+  // MemorySizes::weights; the weights are copied into it), replacing what the context used. `keep_alive`
+  // owns the memory (null: the caller keeps it valid while the context lives).
+  Status SetInternalMemory(uint8_t* data, uint64_t size, std::shared_ptr<void> keep_alive);
+  Status SetWeightMemory(uint8_t* data, uint64_t size, std::shared_ptr<void> keep_alive);
+  // Synchronous: runs the frame. Async: waits for the frame in flight, keeps its outputs as "the
+  // previous frame's" (what GetOutput returns from now on; zeros and frame 0 before any frame finished),
+  // starts this frame on the worker and returns. A frame that fails reports its error here, at the next Run.
   Status Run() { return Run(nullptr); }
   // The same, with `observer` (nullptr: none; borrowed for this call only)
   // called around every op, outside the context's own profiler (so its time is
@@ -83,6 +102,11 @@ class Context {
   // False when `buf` was not handed out by this context (or was already freed).
   bool FreeUserOutput(void* buf);
 
+  // Waits for the frame in flight (async; no-op otherwise) and returns how it ended.
+  Status WaitIdle();
+  // The frame whose outputs GetOutput returns: the last run (sync), the previous frame (async; 0: none).
+  uint64_t output_frame() const { return output_frame_; }
+
   MemorySizes memory_sizes() const;
   bool has_run() const { return has_run_; }
   int64_t last_run_us() const { return last_run_us_; }
@@ -95,6 +119,8 @@ class Context {
   Context(std::shared_ptr<const Model> model, const ContextOptions& options);
   Status Init();
   Status ImportOne(const InputArg& in);
+  Status RunFrame(Profiler* observer);  // the ops and the bound outputs, on the calling thread
+  void WorkerLoop();
 
   std::shared_ptr<const Model> model_;
   ContextOptions options_;
@@ -113,7 +139,23 @@ class Context {
   bool perf_detail_stale_ = true;
   std::set<void*> user_outputs_;
   std::vector<IoBinding> input_bindings_, output_bindings_;  // buffer.data == nullptr: not bound
-  DmaReservation device_memory_;                             // arena, I/O buffers and (unless shared) weights
+  DmaReservation device_memory_;                             // I/O buffers and (unless shared or outside) weights
+  DmaReservation arena_memory_;                              // the arena, unless the application gives it
+  bool arena_owned_ = false;                                 // arena_ is the context's own mapping
+  bool weights_set_ = false, internal_set_ = false;
+  std::shared_ptr<void> weight_owner_, internal_owner_;
+  uint64_t frames_ = 0, output_frame_ = 0;
+  uint64_t jobs_ = 0;  // runs attempted (NPURT_FAULT counts them)
+  bool frame_in_tensors_ = false;  // async: a started frame whose outputs were not kept apart yet
+
+  // Async: one worker thread runs one frame at a time; the previous frame's outputs are kept apart.
+  std::thread worker_;
+  std::mutex job_mutex_;
+  std::condition_variable job_cv_;
+  bool job_pending_ = false, job_running_ = false, stopping_ = false;
+  Status job_status_;
+  std::vector<std::vector<uint8_t>> previous_outputs_;
+  std::vector<Tensor> previous_tensors_;  // views of previous_outputs_ with the outputs' shapes and types
 };
 
 }  // namespace npurt

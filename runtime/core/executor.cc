@@ -39,7 +39,7 @@ Status PrepareNodes(std::vector<OpNode>* nodes) {
   return Status::Ok();
 }
 
-Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler) {
+Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler, int64_t deadline_ns) {
   const int count = static_cast<int>(nodes->size());
   for (int i = 0; i < count; ++i) {
     OpNode& node = (*nodes)[i];
@@ -47,6 +47,10 @@ Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler) {
     Status s = node.def->eval(&node);
     if (profiler) profiler->EndOp(i, node);
     if (!s.ok()) return Status(s.code(), "op '" + node.name + "' (" + node.def->name + "): " + s.message());
+    if (deadline_ns != 0 && i + 1 < count && NowNs() > deadline_ns) {
+      return NPURT_ERROR(kTimeout, "the job timed out (NPURT_JOB_TIMEOUT_MS) after op '%s', %d of %d",
+                         node.name.c_str(), i + 1, count);
+    }
   }
   return Status::Ok();
 }

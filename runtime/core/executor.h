@@ -2,6 +2,7 @@
 // Nothing is allocated here; that happened in Context creation.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "runtime/core/profiler.h"
@@ -14,7 +15,8 @@ namespace npurt {
 // shapes and types the model recorded, then prepares the node.
 Status PrepareNodes(std::vector<OpNode>* nodes);
 
-// Evaluates the nodes in order. `profiler` may be nullptr.
-Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler);
+// Evaluates the nodes in order. `profiler` may be nullptr. With `deadline_ns` (a NowNs() time; 0: none)
+// the run stops with kTimeout after the first op that ends past it.
+Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler, int64_t deadline_ns = 0);
 
 }  // namespace npurt

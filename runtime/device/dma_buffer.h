@@ -6,7 +6,7 @@
 // 64-byte aligned) mapped read/write; its fd can be passed to another process
 // or mapped again, as a dma-buf fd can. "Cacheable" is recorded only: CPU
 // caches are coherent, so rknn_mem_sync has nothing to flush (documented in
-// docs/zero_copy.md).
+// docs/c_api.md).
 //
 // DmaPool counts every byte the runtime holds as device memory -- buffers from
 // rknn_create_mem and each context's arena, I/O buffers and weights -- against

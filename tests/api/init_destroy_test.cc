@@ -216,11 +216,9 @@ TEST(InitTest, VendorRknnModelIsModelInvalid) {
 }
 
 TEST(InitTest, UnsupportedFlagsAreParamInvalid) {
-  const uint32_t unsupported[] = {RKNN_FLAG_ASYNC_MASK,          RKNN_FLAG_MEM_ALLOC_OUTSIDE,
-                                  RKNN_FLAG_SHARE_WEIGHT_MEM,    RKNN_FLAG_FENCE_IN_OUTSIDE,
-                                  RKNN_FLAG_FENCE_OUT_OUTSIDE,   RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE,
+  const uint32_t unsupported[] = {RKNN_FLAG_SHARE_WEIGHT_MEM, RKNN_FLAG_FENCE_IN_OUTSIDE, RKNN_FLAG_FENCE_OUT_OUTSIDE,
                                   RKNN_FLAG_MODEL_BUFFER_ZERO_COPY,
-                                  RKNN_FLAG_ASYNC_MASK | RKNN_FLAG_COLLECT_PERF_MASK};
+                                  RKNN_FLAG_FENCE_IN_OUTSIDE | RKNN_FLAG_COLLECT_PERF_MASK};
   for (uint32_t flag : unsupported) {
     rknn_context ctx = kSentinel;
     EXPECT_EQ(InitFromBytes(&ctx, ConvReluPoolModel(), flag), RKNN_ERR_PARAM_INVALID) << "flag 0x" << std::hex << flag;

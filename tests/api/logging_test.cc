@@ -81,7 +81,7 @@ TEST(LoggingTest, UnsupportedInitFlag) {
   ExpectLoggedError(
       [] {
         rknn_context ctx = 0;
-        return InitFromBytes(&ctx, ConvReluPoolModel(), RKNN_FLAG_MEM_ALLOC_OUTSIDE);
+        return InitFromBytes(&ctx, ConvReluPoolModel(), RKNN_FLAG_FENCE_IN_OUTSIDE);
       },
       RKNN_ERR_PARAM_INVALID, "not supported");
 }

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   npurt::cli::AddInfoCommand(app, &exit_code);
   npurt::cli::AddOpsCommand(app, &exit_code);
   npurt::cli::AddAccuracyCommand(app, &exit_code);
+  npurt::cli::AddBenchCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }
