@@ -97,6 +97,45 @@ void ForEachElement(const Shape& shape, const HostBuffer& buf, Fn fn) {
         for (int64_t w = 0; w < W; ++w) fn(Offset4d(buf.fmt, shape, ws, buf.c2, n, c, h, w), internal++, c);
 }
 
+// The common board input, a uint8 image: each channel maps its 256 possible bytes through a table
+// built with the same arithmetic as the general path (channel order, (x - mean) / std, quantization), so
+// the result is the same bit for bit and the loop is a lookup per element.
+void ImportUint8Image(const HostBuffer& src, const IoDesc& io, const Quantization& q, bool normalize, Tensor* dst) {
+  const Shape& s = dst->shape;
+  const int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  const Layout fmt = src.fmt == Layout::kUndefined ? Layout::kNCHW : src.fmt;
+  const uint32_t ws = src.w_stride ? src.w_stride : static_cast<uint32_t>(W);
+  const size_t esize = DataTypeSize(dst->dtype);
+  const uint8_t* bytes = static_cast<const uint8_t*>(src.data);
+  uint8_t* out = static_cast<uint8_t*>(dst->data);
+  std::vector<uint8_t> table(256 * esize);
+  for (int64_t c = 0; c < C; ++c) {
+    const bool reorder = normalize && !io.channel_order.empty();
+    const int64_t from = reorder ? io.channel_order[c] : c;
+    const float mean = normalize && !io.mean.empty() ? io.mean[c] : 0.0f;
+    const float std_dev = normalize && !io.std.empty() ? io.std[c] : 1.0f;
+    for (int v = 0; v < 256; ++v) {
+      const float x = normalize ? (static_cast<float>(v) - mean) / std_dev : static_cast<float>(v);
+      StoreReal(dst->dtype, q, table.data(), static_cast<uint64_t>(v), x);
+    }
+    for (int64_t n = 0; n < N; ++n) {
+      uint8_t* o = out + ((n * C + c) * H * W) * static_cast<int64_t>(esize);
+      for (int64_t h = 0; h < H; ++h) {
+        // Offsets are affine in w in every layout: a row start and a step.
+        const uint64_t row = Offset4d(fmt, s, ws, src.c2, n, from, h, 0);
+        const uint64_t step = W > 1 ? Offset4d(fmt, s, ws, src.c2, n, from, h, 1) - row : 1;
+        const uint8_t* p = bytes + row;
+        if (esize == 1) {
+          for (int64_t w = 0; w < W; ++w) o[w] = table[p[w * step]];
+        } else {
+          for (int64_t w = 0; w < W; ++w) std::memcpy(o + w * esize, &table[p[w * step] * esize], esize);
+        }
+        o += W * static_cast<int64_t>(esize);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 uint64_t HostBufferBytes(const Shape& shape, const HostBuffer& b) {
@@ -134,6 +173,10 @@ Status ImportInput(const HostBuffer& src, const IoDesc& io, bool normalize, Tens
     ForEachElement(dst->shape, src, [&](uint64_t ext, uint64_t in, int64_t) {
       dst->as<int64_t>()[in] = static_cast<const int64_t*>(src.data)[ext];
     });
+    return Status::Ok();
+  }
+  if (src.dtype == DataType::kUint8 && dst->shape.size() == 4) {
+    ImportUint8Image(src, io, q, has_norm, dst);
     return Status::Ok();
   }
   if (!has_norm || dst->shape.size() != 4) {
@@ -180,6 +223,26 @@ Status ExportOutput(const Tensor& src, const HostBuffer& dst) {
   if (need > 0 && dst.fmt != Layout::kNCHW) std::memset(out, 0, need);  // padding bytes are defined zeros
   // Codes leave as codes in the tensor's own type, as real values otherwise (want_float).
   const Quantization q = src.dtype == dst.dtype ? Quantization() : QuantizationOf(src);
+  if (plain && dst.w_stride == 0 && dst.dtype == DataType::kFloat32 && q.on &&
+      (src.dtype == DataType::kInt8 || src.dtype == DataType::kUint8)) {
+    // An 8-bit output dequantized in order: a 256-entry table built with LoadReal itself.
+    float table[256];
+    const int offset = src.dtype == DataType::kInt8 ? 128 : 0;
+    for (int v = 0; v < 256; ++v) {
+      const int8_t i8 = static_cast<int8_t>(v - offset);
+      const uint8_t u8 = static_cast<uint8_t>(v);
+      table[v] = LoadReal(src.dtype, q, src.dtype == DataType::kInt8 ? static_cast<const void*>(&i8) : &u8, 0);
+    }
+    const uint8_t* codes = static_cast<const uint8_t*>(src.data);
+    float* f = static_cast<float*>(out);
+    const int64_t n = NumElements(src.shape);
+    if (offset != 0) {
+      for (int64_t i = 0; i < n; ++i) f[i] = table[static_cast<uint8_t>(codes[i] + 128)];
+    } else {
+      for (int64_t i = 0; i < n; ++i) f[i] = table[codes[i]];
+    }
+    return Status::Ok();
+  }
   ForEachElement(src.shape, dst, [&](uint64_t ext, uint64_t in, int64_t) {
     Store(dst.dtype, out, ext, LoadReal(src.dtype, q, src.data, in));
   });

@@ -1,6 +1,9 @@
 // Input/output conversion at the API boundary against hand-computed layouts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "runtime/core/io_convert.h"
 
 namespace npurt {
@@ -66,6 +69,50 @@ TEST(ImportInput, QuantizesNormalizedUint8IntoAnInt8Input) {
   EXPECT_EQ(storage, (std::vector<int8_t>{7, 8, 127, -128}));
 }
 
+// uint8 images take a per-channel lookup table: check it against a per-element oracle written here, for
+// every layout an application may give (rows padded to w_stride), channel order, mean/std, and int8 /
+// float destinations. The quantization oracle: round half to even, add the zero point, saturate.
+TEST(ImportInput, Uint8ImagesInEveryLayoutMatchAPerElementOracle) {
+  const int64_t N = 2, C = 3, H = 3, W = 5;
+  const uint32_t ws = 7;  // padded rows
+  IoDesc io;
+  io.mean = {123.675f, 116.28f, 103.53f};
+  io.std = {58.395f, 57.12f, 57.375f};
+  io.channel_order = {2, 0, 1};
+  for (Layout fmt : {Layout::kNHWC, Layout::kNCHW}) {
+    HostBuffer src;
+    src.dtype = DataType::kUint8;
+    src.fmt = fmt;
+    src.w_stride = ws;
+    std::vector<uint8_t> bytes(static_cast<size_t>(HostBufferBytes({N, C, H, W}, src)));
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>((i * 97 + 13) & 0xff);
+    src.data = bytes.data();
+    src.size = bytes.size();
+    auto at = [&](int64_t n, int64_t c, int64_t h, int64_t w) -> float {
+      const uint64_t off = fmt == Layout::kNHWC ? ((n * H + h) * ws + w) * C + c : ((n * C + c) * H + h) * ws + w;
+      return bytes[off];
+    };
+    std::vector<float> f;
+    Tensor tf = MakeTensor({N, C, H, W}, &f);
+    ASSERT_TRUE(ImportInput(src, io, true, &tf).ok());
+    std::vector<int8_t> q;
+    Tensor tq = MakeQuantizedTensor({N, C, H, W}, &q);
+    tq.quant.scale = {0.02f};
+    tq.quant.zero_point = {5};
+    ASSERT_TRUE(ImportInput(src, io, true, &tq).ok());
+    size_t i = 0;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t h = 0; h < H; ++h)
+          for (int64_t w = 0; w < W; ++w, ++i) {
+            const float real = (at(n, io.channel_order[c], h, w) - io.mean[c]) / io.std[c];
+            ASSERT_EQ(f[i], real) << i;
+            const float code = std::nearbyint(real / 0.02f) + 5.0f;
+            ASSERT_EQ(q[i], static_cast<int8_t>(std::min(127.0f, std::max(-128.0f, code)))) << i;
+          }
+  }
+}
+
 TEST(ImportInput, Int8BufferHoldsCodesForAnInt8Input) {
   std::vector<int8_t> storage;
   Tensor t = MakeQuantizedTensor({1, 2, 1, 1}, &storage);
@@ -101,6 +148,30 @@ TEST(ExportOutput, DequantizesForFloatAndCopiesCodesForInt8) {
   as_int8.dtype = DataType::kInt8;
   ASSERT_TRUE(ExportOutput(t, as_int8).ok());
   EXPECT_EQ(std::vector<int8_t>(codes, codes + 3), (std::vector<int8_t>{-3, 7, -128}));
+}
+
+TEST(ExportOutput, EveryInt8AndUint8CodeDequantizes) {
+  for (DataType type : {DataType::kInt8, DataType::kUint8}) {
+    std::vector<uint8_t> codes(256);
+    for (int v = 0; v < 256; ++v) codes[static_cast<size_t>(v)] = static_cast<uint8_t>(v);
+    Tensor t;
+    t.shape = {1, 256};
+    t.dtype = type;
+    t.data = codes.data();
+    t.bytes = codes.size();
+    t.quant.scale = {0.125f};
+    t.quant.zero_point = {type == DataType::kInt8 ? -7 : 130};
+    std::vector<float> out(256, -1.0f);
+    HostBuffer dst;
+    dst.data = out.data();
+    dst.size = out.size() * sizeof(float);
+    dst.dtype = DataType::kFloat32;
+    ASSERT_TRUE(ExportOutput(t, dst).ok());
+    for (int v = 0; v < 256; ++v) {
+      const int code = type == DataType::kInt8 ? static_cast<int8_t>(v) : v;
+      EXPECT_EQ(out[static_cast<size_t>(v)], (code - t.quant.zero_point[0]) * 0.125f) << DataTypeName(type) << " " << v;
+    }
+  }
 }
 
 TEST(ImportInput, PassThroughSkipsNormalization) {
