@@ -177,25 +177,29 @@ Status Context::SetInputs(const std::vector<InputArg>& inputs) {
   return Status::Ok();
 }
 
-Status Context::ImportOne(const InputArg& in) {
+Status Context::ResolveInputLayout(uint32_t index, bool pass_through, StatusCode error, HostBuffer* b) const {
   const Model& m = *model_;
-  const IoDesc& io = m.inputs()[in.index];
-  Tensor& t = tensors_[io.tensor];
-  HostBuffer src = in.buffer;
-  if (in.pass_through) {
+  if (pass_through) {
     // Pass-through data is already in the native layout and type.
-    const IoAttr native = DescribeIo(m, true, static_cast<int>(in.index), AttrView::kNative);
-    if (src.dtype != native.dtype) {
-      return NPURT_ERROR(kInputInvalid, "input %u: pass_through needs %s data (the native type), got %s", in.index,
-                         DataTypeName(native.dtype), DataTypeName(src.dtype));
+    const IoAttr native = DescribeIo(m, true, static_cast<int>(index), AttrView::kNative);
+    if (b->dtype != native.dtype) {
+      return Status(error, "input " + std::to_string(index) + ": pass_through needs " + DataTypeName(native.dtype) +
+                               " data (the native type), got " + DataTypeName(b->dtype));
     }
-    src.fmt = native.fmt;
-    src.w_stride = native.w_stride;
-    src.c2 = native.c2;
-  } else if (t.shape.size() == 4 && src.fmt == Layout::kNC1HWC2) {
-    return NPURT_ERROR(kInputInvalid, "input %u: NC1HWC2 data needs pass_through=1", in.index);
+    b->fmt = native.fmt;
+    b->w_stride = native.w_stride;
+    b->c2 = native.c2;
+  } else if (tensors_[m.inputs()[index].tensor].shape.size() == 4 && b->fmt == Layout::kNC1HWC2) {
+    return Status(error, "input " + std::to_string(index) + ": NC1HWC2 data needs pass_through=1");
   }
-  Status s = ImportInput(src, io, !in.pass_through && in.normalize, &t);
+  return Status::Ok();
+}
+
+Status Context::ImportOne(const InputArg& in) {
+  const IoDesc& io = model_->inputs()[in.index];
+  HostBuffer src = in.buffer;
+  NPURT_RETURN_IF_ERROR(ResolveInputLayout(in.index, in.pass_through, StatusCode::kInputInvalid, &src));
+  Status s = ImportInput(src, io, !in.pass_through && in.normalize, &tensors_[io.tensor]);
   if (!s.ok()) return Status(s.code(), "input " + std::to_string(in.index) + ": " + s.message());
   return Status::Ok();
 }
@@ -212,17 +216,9 @@ Status Context::BindIo(bool is_input, uint32_t index, IoBinding binding) {
   const IoDesc& io = is_input ? m.inputs()[index] : m.outputs()[index];
   const Tensor& t = tensors_[io.tensor];
   HostBuffer& b = binding.buffer;
-  if (is_input && binding.pass_through) {
-    const IoAttr native = DescribeIo(m, true, static_cast<int>(index), AttrView::kNative);
-    if (b.dtype != native.dtype) {
-      return NPURT_ERROR(kParamInvalid, "input %u: pass_through needs %s data (the native type), got %s", index,
-                         DataTypeName(native.dtype), DataTypeName(b.dtype));
-    }
-    b.fmt = native.fmt;
-    b.w_stride = native.w_stride;
-    b.c2 = native.c2;
+  if (is_input) {
+    NPURT_RETURN_IF_ERROR(ResolveInputLayout(index, binding.pass_through, StatusCode::kParamInvalid, &b));
   } else if (t.shape.size() == 4 && b.fmt == Layout::kNC1HWC2) {
-    if (is_input) return NPURT_ERROR(kParamInvalid, "input %u: NC1HWC2 data needs pass_through=1", index);
     const IoAttr native = DescribeIo(m, false, static_cast<int>(index), AttrView::kNative);
     b.c2 = native.c2;
     if (b.w_stride == 0) b.w_stride = native.w_stride;
@@ -282,6 +278,9 @@ Status Context::Run(Profiler* observer) {
         std::memcpy(previous_outputs_[i].data(), t.data, t.bytes);
       }
       output_frame_ = frames_;
+      // Bound output memory holds the previous frame too: written here, never while the application
+      // may be reading it.
+      NPURT_RETURN_IF_ERROR(ExportBoundOutputs());
     }
   }
   for (size_t i = 0; i < input_bindings_.size(); ++i) {
@@ -297,6 +296,7 @@ Status Context::Run(Profiler* observer) {
     // A failed run leaves its outputs half written: nothing to get until a run succeeds.
     has_run_ = false;
     NPURT_RETURN_IF_ERROR(RunFrame(observer));
+    NPURT_RETURN_IF_ERROR(ExportBoundOutputs());
     output_frame_ = ++frames_;
     has_run_ = true;
     return Status::Ok();
@@ -332,13 +332,17 @@ Status Context::RunFrame(Profiler* observer) {
   Status s = RunNodes(&nodes_, profiler, deadline);
   last_run_us_ = (NowNs() - start) / 1000;
   if (!s.ok()) return s;
+  perf_detail_stale_ = true;
+  return Status::Ok();
+}
+
+Status Context::ExportBoundOutputs() {
   for (size_t i = 0; i < output_bindings_.size(); ++i) {
     const IoBinding& b = output_bindings_[i];
     if (b.buffer.data == nullptr) continue;
-    s = ExportOutput(tensors_[model_->outputs()[i].tensor], b.buffer);
+    Status s = ExportOutput(tensors_[model_->outputs()[i].tensor], b.buffer);
     if (!s.ok()) return Status(s.code(), "output " + std::to_string(i) + ": " + s.message());
   }
-  perf_detail_stale_ = true;
   return Status::Ok();
 }
 

@@ -119,7 +119,11 @@ class Context {
   Context(std::shared_ptr<const Model> model, const ContextOptions& options);
   Status Init();
   Status ImportOne(const InputArg& in);
-  Status RunFrame(Profiler* observer);  // the ops and the bound outputs, on the calling thread
+  // Pass-through data takes the native layout (its type must be the native one); NC1HWC2 needs it.
+  // Errors carry `error` (kInputInvalid for rknn_inputs_set, kParamInvalid for rknn_set_io_mem).
+  Status ResolveInputLayout(uint32_t index, bool pass_through, StatusCode error, HostBuffer* b) const;
+  Status RunFrame(Profiler* observer);  // the ops, on the calling thread (async: the worker)
+  Status ExportBoundOutputs();          // the output tensors into rknn_set_io_mem memory
   void WorkerLoop();
 
   std::shared_ptr<const Model> model_;
