@@ -345,6 +345,7 @@ int rknn_set_batch_core_num(rknn_context context, int core_num) {
       return Fail("rknn_set_batch_core_num",
                   NPURT_ERROR(kParamInvalid, "core_num %d is not in 1..%d for %s", core_num, cores, platform.c_str()));
     }
+    NPURT_LOG(kWarning, "rknn_set_batch_core_num: accepted; npurt runs a context's ops on one thread for now");
     return RKNN_SUCC;
   });
 }
@@ -372,6 +373,7 @@ int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask) {
     }
     std::lock_guard<std::mutex> lock(e->context->mutex());
     e->core_mask = static_cast<uint32_t>(mask);
+    NPURT_LOG(kWarning, "rknn_set_core_mask: accepted; npurt runs a context's ops on one thread for now");
     return RKNN_SUCC;
   });
 }
