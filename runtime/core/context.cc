@@ -17,6 +17,23 @@ namespace {
 // application gives must start on a 64-byte boundary for every tensor to stay aligned.
 constexpr int kTensorAlignment = 64;
 
+Status InfoOnlyError() {
+  return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
+}
+
+// Memory the application gives for the arena or the weights: large enough and aligned.
+Status CheckGivenMemory(const char* what, const uint8_t* data, uint64_t size, uint64_t need, const char* field) {
+  if (size < need) {
+    return NPURT_ERROR(kParamInvalid, "%s memory of %llu bytes; the model needs %llu (RKNN_QUERY_MEM_SIZE %s)", what,
+                       static_cast<unsigned long long>(size), static_cast<unsigned long long>(need), field);
+  }
+  if (reinterpret_cast<uintptr_t>(data) % kTensorAlignment != 0) {
+    return NPURT_ERROR(kParamInvalid, "%s memory at %p is not %d-byte aligned (mind the offset)", what,
+                       static_cast<const void*>(data), kTensorAlignment);
+  }
+  return Status::Ok();
+}
+
 // Arena and I/O buffers are anonymous mappings: page aligned, zero filled on
 // first touch, so a large plan costs address space, not resident memory,
 // until it is used.
@@ -160,9 +177,7 @@ Status Context::Init() {
 
 Status Context::SetInputs(const std::vector<InputArg>& inputs) {
   static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
-  if (options_.model_info_only) {
-    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
-  }
+  if (options_.model_info_only) return InfoOnlyError();
   const Model& m = *model_;
   for (const InputArg& in : inputs) {
     if (in.index >= m.inputs().size()) {
@@ -206,9 +221,7 @@ Status Context::ImportOne(const InputArg& in) {
 
 Status Context::BindIo(bool is_input, uint32_t index, IoBinding binding) {
   static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
-  if (options_.model_info_only) {
-    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
-  }
+  if (options_.model_info_only) return InfoOnlyError();
   const Model& m = *model_;
   const size_t count = is_input ? m.inputs().size() : m.outputs().size();
   const char* kind = is_input ? "input" : "output";
@@ -235,9 +248,7 @@ Status Context::BindIo(bool is_input, uint32_t index, IoBinding binding) {
 }
 
 Status Context::Run(Profiler* observer) {
-  if (options_.model_info_only) {
-    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
-  }
+  if (options_.model_info_only) return InfoOnlyError();
   Status previous = Status::Ok();
   if (options_.async) {
     previous = WaitIdle();
@@ -418,19 +429,9 @@ bool Context::FreeUserOutput(void* buf) {
 
 Status Context::SetInternalMemory(uint8_t* data, uint64_t size, std::shared_ptr<void> keep_alive) {
   static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
-  if (options_.model_info_only) {
-    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
-  }
+  if (options_.model_info_only) return InfoOnlyError();
   const Model& m = *model_;
-  if (size < m.arena_size()) {
-    return NPURT_ERROR(kParamInvalid, "internal memory of %llu bytes; the model needs %llu (RKNN_QUERY_MEM_SIZE "
-                                      "total_internal_size)", static_cast<unsigned long long>(size),
-                       static_cast<unsigned long long>(m.arena_size()));
-  }
-  if (reinterpret_cast<uintptr_t>(data) % kTensorAlignment != 0) {
-    return NPURT_ERROR(kParamInvalid, "internal memory at %p is not %d-byte aligned (mind the offset)",
-                       static_cast<void*>(data), kTensorAlignment);
-  }
+  NPURT_RETURN_IF_ERROR(CheckGivenMemory("internal", data, size, m.arena_size(), "total_internal_size"));
   for (size_t i = 0; i < tensors_.size(); ++i) {
     const TensorDesc& d = m.tensors()[i];
     if (d.storage == Storage::kArena) tensors_[i].data = data + d.offset;
@@ -446,19 +447,9 @@ Status Context::SetInternalMemory(uint8_t* data, uint64_t size, std::shared_ptr<
 
 Status Context::SetWeightMemory(uint8_t* data, uint64_t size, std::shared_ptr<void> keep_alive) {
   static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
-  if (options_.model_info_only) {
-    return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
-  }
+  if (options_.model_info_only) return InfoOnlyError();
   const Model& m = *model_;
-  if (size < m.weights_size()) {
-    return NPURT_ERROR(kParamInvalid, "weight memory of %llu bytes; the model needs %llu (RKNN_QUERY_MEM_SIZE "
-                                      "total_weight_size)", static_cast<unsigned long long>(size),
-                       static_cast<unsigned long long>(m.weights_size()));
-  }
-  if (reinterpret_cast<uintptr_t>(data) % kTensorAlignment != 0) {
-    return NPURT_ERROR(kParamInvalid, "weight memory at %p is not %d-byte aligned (mind the offset)",
-                       static_cast<void*>(data), kTensorAlignment);
-  }
+  NPURT_RETURN_IF_ERROR(CheckGivenMemory("weight", data, size, m.weights_size(), "total_weight_size"));
   // As the NPU driver does: the weights are copied into the given memory, and the ops read them there.
   if (m.weights_size() > 0) std::memcpy(data, m.weights(), m.weights_size());
   for (size_t i = 0; i < tensors_.size(); ++i) {

@@ -226,17 +226,22 @@ inline int SetDefaultInput(rknn_context ctx, uint32_t seed = 0) {
   return rknn_inputs_set(ctx, 1, &in);
 }
 
-// Gets both outputs as float32 (runtime-allocated), copies them out, releases.
+// Gets both outputs as float32 (runtime-allocated), copies them out, releases;
+// with `frame_id`, also the frame they belong to (rknn_output_extend).
 // Returns the first non-success code, or RKNN_SUCC.
-inline int GetFloatOutputs(rknn_context ctx, std::vector<float>* y, std::vector<float>* z) {
+inline int GetFloatOutputs(rknn_context ctx, std::vector<float>* y, std::vector<float>* z,
+                           uint64_t* frame_id = nullptr) {
   rknn_output out[2];
   std::memset(out, 0, sizeof(out));
   out[0].index = 0;
   out[0].want_float = 1;
   out[1].index = 1;
   out[1].want_float = 1;
-  int ret = rknn_outputs_get(ctx, 2, out, nullptr);
+  rknn_output_extend extend;
+  std::memset(&extend, 0, sizeof(extend));
+  int ret = rknn_outputs_get(ctx, 2, out, &extend);
   if (ret != RKNN_SUCC) return ret;
+  if (frame_id != nullptr) *frame_id = extend.frame_id;
   if (out[0].buf == nullptr || out[1].buf == nullptr || out[0].size != kYC * kH * kW * sizeof(float) ||
       out[1].size != kC * sizeof(float)) {
     rknn_outputs_release(ctx, 2, out);

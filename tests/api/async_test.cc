@@ -14,22 +14,7 @@ struct Outputs {
   uint64_t frame_id = ~uint64_t{0};
 };
 
-int GetOutputs(rknn_context ctx, Outputs* out) {
-  rknn_output o[2];
-  std::memset(o, 0, sizeof(o));
-  o[0].index = 0;
-  o[0].want_float = 1;
-  o[1].index = 1;
-  o[1].want_float = 1;
-  rknn_output_extend extend;
-  std::memset(&extend, 0, sizeof(extend));
-  const int ret = rknn_outputs_get(ctx, 2, o, &extend);
-  if (ret != RKNN_SUCC) return ret;
-  out->y.assign(static_cast<float*>(o[0].buf), static_cast<float*>(o[0].buf) + kYC * kH * kW);
-  out->z.assign(static_cast<float*>(o[1].buf), static_cast<float*>(o[1].buf) + kC);
-  out->frame_id = extend.frame_id;
-  return rknn_outputs_release(ctx, 2, o);
-}
+int GetOutputs(rknn_context ctx, Outputs* out) { return GetFloatOutputs(ctx, &out->y, &out->z, &out->frame_id); }
 
 TEST(AsyncTest, OutputsAreThePreviousFramesWithTheirIds) {
   ScopedContext ctx(ConvReluPoolModel(), RKNN_FLAG_ASYNC_MASK);

@@ -157,20 +157,15 @@ void PrintRow(const char* name, const PathTimes& t) {
               Median(t.run), Median(t.output), frame, ops, io, frame > 0 ? 100.0 * io / frame : 0.0);
 }
 
-int Bench(const BenchOptions& o) {
-  FILE* f = std::fopen(o.model.c_str(), "rb");
-  if (f == nullptr) {
-    std::fprintf(stderr, "npurt bench: cannot open '%s'\n", o.model.c_str());
-    return 1;
-  }
-  std::vector<uint8_t> bytes;
-  uint8_t chunk[1 << 16];
-  for (size_t n; (n = std::fread(chunk, 1, sizeof(chunk), f)) > 0;) bytes.insert(bytes.end(), chunk, chunk + n);
-  std::fclose(f);
+// rknn_init by path (size 0), as `npurt run` does.
+int InitByPath(const std::string& path, rknn_context* ctx) {
+  return rknn_init(ctx, const_cast<char*>(path.c_str()), 0, 0, nullptr);
+}
 
+int Bench(const BenchOptions& o) {
   rknn_context ctx = 0;
   const Clock::time_point t0 = Clock::now();
-  if (!Check(rknn_init(&ctx, bytes.data(), static_cast<uint32_t>(bytes.size()), 0, nullptr), "rknn_init")) return 1;
+  if (!Check(InitByPath(o.model, &ctx), "rknn_init")) return 1;
   const double init_ms = Ms(t0, Clock::now());
   rknn_input_output_num num;
   if (!Check(rknn_query(ctx, RKNN_QUERY_IN_OUT_NUM, &num, sizeof(num)), "rknn_query(IN_OUT_NUM)")) return 1;
@@ -193,7 +188,7 @@ int Bench(const BenchOptions& o) {
   }
   // A second context for zero-copy: bound memory is read at every run, whatever inputs_set wrote.
   rknn_context zc = 0;
-  if (!Check(rknn_init(&zc, bytes.data(), static_cast<uint32_t>(bytes.size()), 0, nullptr), "rknn_init")) {
+  if (!Check(InitByPath(o.model, &zc), "rknn_init")) {
     return rknn_destroy(ctx), 1;
   }
   PathTimes zero;
