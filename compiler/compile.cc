@@ -83,6 +83,24 @@ Status ApplyInputPreprocessing(const CompileOptions& options, Graph* graph) {
   return Status::Ok();
 }
 
+// A model whose graph fixes batch 1 somewhere (a Reshape to [1, -1], ...) would mix the frames of a
+// batch silently; its outputs then lose the batch dim, which is what this catches.
+Status CheckBatchedOutputs(int64_t batch_size, const Graph& graph) {
+  if (batch_size <= 1) return Status::Ok();
+  for (int id : graph.outputs()) {
+    const IrTensor& t = graph.tensors()[id];
+    if (t.shape.empty() || t.shape[0] != batch_size) {
+      return NPURT_ERROR(kParamInvalid,
+                         "--batch-size %lld: output '%s' has shape %s, not %lld frames; the model fixes its batch "
+                         "to 1 somewhere (e.g. a Reshape to [1, -1]): export the ONNX model with a batch dim "
+                         "that follows the input",
+                         static_cast<long long>(batch_size), t.name.c_str(), ShapeToString(t.shape).c_str(),
+                         static_cast<long long>(batch_size));
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& options, Graph* graph) {
@@ -90,10 +108,12 @@ Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& opt
   import.input_shapes = options.input_shapes;
   import.inputs = options.inputs;
   import.outputs = options.outputs;
+  import.batch_size = options.batch_size;
   NPURT_RETURN_IF_ERROR(ImportOnnxFile(onnx_path, import, graph));
   NPURT_RETURN_IF_ERROR(ApplyInputPreprocessing(options, graph));
   NPURT_RETURN_IF_ERROR(RunPasses(PassOptions(), graph));
-  return graph->InferShapes();
+  NPURT_RETURN_IF_ERROR(graph->InferShapes());
+  return CheckBatchedOutputs(options.batch_size, *graph);
 }
 
 namespace {

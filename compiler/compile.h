@@ -32,6 +32,10 @@ struct CompileOptions {
   // Per input: reverse the channel order (RGB <-> BGR) in the runtime's input conversion.
   std::vector<bool> reorder_channels;
   std::string custom_string;
+  // rknn-toolkit2's rknn_batch_size (`--batch-size`): > 1 turns a batch-1 model into one that takes
+  // this many frames per run; every output must then have it as its first dim. Calibration feeds each
+  // sample to every batch slot.
+  int64_t batch_size = 1;
 
   // INT8 (`npurt convert --quantize`, rknn-toolkit2's build(do_quantization=True)):
   // calibrate on the dataset file (rknn-toolkit2 format, compiler/quant/dataset.h),

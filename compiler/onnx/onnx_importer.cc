@@ -291,9 +291,21 @@ class Importer {
         shape.push_back(dim.dim_value());
       }
     }
+    NPURT_RETURN_IF_ERROR(ApplyBatchSize(name, &shape));
     const int id = graph_->AddTensor(name, shape, dtype);
     graph_->AddInput(id);
     ids_[name] = id;
+    return Status::Ok();
+  }
+
+  Status ApplyBatchSize(const std::string& name, Shape* shape) const {
+    if (options_.batch_size <= 1) return Status::Ok();
+    if (shape->empty() || (*shape)[0] != 1) {
+      return NPURT_ERROR(kParamInvalid, "--batch-size %lld: input '%s' has shape %s; the batch size applies to "
+                         "inputs whose first dim is 1",
+                         static_cast<long long>(options_.batch_size), name.c_str(), ShapeToString(*shape).c_str());
+    }
+    (*shape)[0] = options_.batch_size;
     return Status::Ok();
   }
 
@@ -329,6 +341,7 @@ class Importer {
       shape = t.shape;
       dtype = t.dtype;
     }
+    NPURT_RETURN_IF_ERROR(ApplyBatchSize(name, &shape));
     const int id = graph_->AddTensor(name, shape, dtype);
     graph_->AddInput(id);
     ids_[name] = id;

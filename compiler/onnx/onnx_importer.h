@@ -28,6 +28,9 @@ struct ImportOptions {
   // order (empty: the model's own). Only what the outputs need is imported.
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
+  // > 1: rknn-toolkit2's rknn_batch_size -- every input's first dim, which must be 1, becomes this
+  // (before constant folding, so shapes computed from the input follow).
+  int64_t batch_size = 1;
 };
 
 // Imports the ONNX file at `path`. A missing, unreadable or corrupt file gives

@@ -35,6 +35,15 @@ struct InputData {
   InputArg arg;
 };
 
+// A batch-N input (--batch-size) gets the sample in every slot: ranges are per tensor, so N copies of
+// one frame measure what the frame alone does. `bytes` holds N frames, the first one filled.
+void ReplicateFrame(size_t frame_bytes, std::vector<uint8_t>* bytes) {
+  for (size_t at = frame_bytes; at + frame_bytes <= bytes->size(); at += frame_bytes) {
+    std::copy(bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(frame_bytes),
+              bytes->begin() + static_cast<std::ptrdiff_t>(at));
+  }
+}
+
 Status LoadImage(const std::string& path, const Model& model, uint32_t index, InputData* out) {
   const IoDesc& io = model.inputs()[index];
   const TensorDesc& t = model.tensors()[io.tensor];
@@ -46,10 +55,6 @@ Status LoadImage(const std::string& path, const Model& model, uint32_t index, In
     return NPURT_ERROR(kParamInvalid, "%lld channels; images feed 1- or 3-channel inputs only (give a .npy file)",
                        static_cast<long long>(c));
   }
-  if (n != 1) {
-    return NPURT_ERROR(kParamInvalid, "batch %lld; an image feeds a batch-1 input only (give a .npy file)",
-                       static_cast<long long>(n));
-  }
   if (h <= 0 || w <= 0 || h > (1 << 20) || w > (1 << 20)) {
     return NPURT_ERROR(kParamInvalid, "%s is not an image size", ShapeToString(t.shape).c_str());
   }
@@ -59,14 +64,16 @@ Status LoadImage(const std::string& path, const Model& model, uint32_t index, In
     const char* reason = stbi_failure_reason();
     return NPURT_ERROR(kParamInvalid, "cannot decode '%s': %s", path.c_str(), reason ? reason : "unknown error");
   }
-  out->bytes.resize(static_cast<size_t>(h * w * c));
+  const size_t frame = static_cast<size_t>(h * w * c);
+  out->bytes.resize(frame * static_cast<size_t>(n));
   if (iw == w && ih == h) {
-    std::copy(pixels, pixels + out->bytes.size(), out->bytes.begin());
+    std::copy(pixels, pixels + frame, out->bytes.begin());
   } else {
     ResizeBilinearU8(pixels, iw, ih, static_cast<int>(c), out->bytes.data(), static_cast<int>(w),
                      static_cast<int>(h));
   }
   stbi_image_free(pixels);
+  ReplicateFrame(frame, &out->bytes);
   out->arg.buffer.dtype = DataType::kUint8;
   out->arg.buffer.fmt = Layout::kNHWC;
   out->arg.normalize = true;
@@ -88,12 +95,20 @@ Status LoadNpy(const std::string& path, const Model& model, uint32_t index, Inpu
                        DataTypeName(array.dtype));
   }
   const int64_t have = NumElements(array.shape), need = NumElements(t.shape);
-  if (have != need) {
+  // A batch-N input also takes one frame, copied into every slot.
+  const int64_t batch = t.shape.empty() ? 1 : t.shape[0];
+  const bool one_frame = batch > 1 && have * batch == need;
+  if (have != need && !one_frame) {
     return NPURT_ERROR(kParamInvalid, "'%s' %s holds %lld values, the input %s needs %lld", path.c_str(),
                        ShapeToString(array.shape).c_str(), static_cast<long long>(have),
                        ShapeToString(t.shape).c_str(), static_cast<long long>(need));
   }
   out->bytes = std::move(array.data);
+  if (one_frame) {
+    const size_t frame = out->bytes.size();
+    out->bytes.resize(frame * static_cast<size_t>(batch));
+    ReplicateFrame(frame, &out->bytes);
+  }
   out->arg.buffer.dtype = DataType::kFloat32;
   out->arg.buffer.fmt = Layout::kNCHW;
   out->arg.normalize = false;

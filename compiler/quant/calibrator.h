@@ -12,9 +12,11 @@
 //     (bilinear with half-pixel centres, as OpenCV's INTER_LINEAR, rounded to
 //     uint8), and set as uint8 NHWC data, so the model's channel reorder and
 //     mean/std apply exactly as at run time. The input must be a 4-D image
-//     input (reported NHWC) with batch 1.
+//     input (reported NHWC); with batch N > 1 (--batch-size) the image fills
+//     every slot.
 //   - a .npy file must hold float32 values, as many as the input has (its
-//     shape may differ, e.g. without the batch dim); it is set as float32
+//     shape may differ, e.g. without the batch dim), or one frame's worth of
+//     a batch-N input (copied into every slot); it is set as float32
 //     NCHW (the ONNX layout) with no channel reorder and no mean/std: it is
 //     the value the model's first op reads.
 //

@@ -12,6 +12,7 @@
 #include "runtime/api/api_util.h"
 #include "runtime/api/handle_table.h"
 #include "runtime/core/log.h"
+#include "runtime/core/thread_pool.h"
 
 namespace npurt {
 
@@ -132,6 +133,15 @@ int NpuCoreCount(const std::string& platform) {
   if (platform == "rk3588") return 3;
   if (platform == "rk3576") return 2;
   return 1;
+}
+
+// A core mask's threads: one per NPU core it names (ALL: every core of the platform); AUTO, which
+// runs a model on one idle core, keeps the default (ThreadPool::DefaultThreads). The pool caps the
+// count at the CPUs this process has.
+int CoreMaskThreads(int32_t mask, int platform_cores) {
+  if (mask == RKNN_NPU_CORE_AUTO) return ThreadPool::DefaultThreads();
+  if (mask == RKNN_NPU_CORE_ALL) return platform_cores;
+  return __builtin_popcount(static_cast<unsigned>(mask));
 }
 
 }  // namespace
@@ -345,7 +355,9 @@ int rknn_set_batch_core_num(rknn_context context, int core_num) {
       return Fail("rknn_set_batch_core_num",
                   NPURT_ERROR(kParamInvalid, "core_num %d is not in 1..%d for %s", core_num, cores, platform.c_str()));
     }
-    NPURT_LOG(kWarning, "rknn_set_batch_core_num: accepted; npurt runs a context's ops on one thread for now");
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    e->context->SetThreads(core_num);
+    NPURT_LOG(kInfo, "rknn_set_batch_core_num: the context's ops use %d thread(s)", core_num);
     return RKNN_SUCC;
   });
 }
@@ -373,7 +385,10 @@ int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask) {
     }
     std::lock_guard<std::mutex> lock(e->context->mutex());
     e->core_mask = static_cast<uint32_t>(mask);
-    NPURT_LOG(kWarning, "rknn_set_core_mask: accepted; npurt runs a context's ops on one thread for now");
+    const int threads = CoreMaskThreads(mask, cores);
+    e->context->SetThreads(threads);
+    NPURT_LOG(kInfo, "rknn_set_core_mask: core mask 0x%x, the context's ops use %d thread(s)",
+              static_cast<unsigned>(mask), threads);
     return RKNN_SUCC;
   });
 }

@@ -2,12 +2,14 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "runtime/core/executor.h"
 #include "runtime/core/log.h"
+#include "runtime/core/thread_pool.h"
 #include "runtime/device/job_policy.h"
 
 namespace npurt {
@@ -154,9 +156,11 @@ Status Context::Init() {
     }
   }
   nodes_.resize(m.ops().size());
+  threads_ = ThreadPool::DefaultThreads();
   for (size_t k = 0; k < nodes_.size(); ++k) {
     const OpDesc& d = m.ops()[k];
     OpNode& n = nodes_[k];
+    n.threads = threads_;
     n.def = d.def;
     n.name = d.name;
     n.attrs = d.attrs;
@@ -371,6 +375,12 @@ void Context::WorkerLoop() {
     job_running_ = false;
     job_cv_.notify_all();
   }
+}
+
+void Context::SetThreads(int threads) {
+  static_cast<void>(WaitIdle());  // the async worker reads the nodes
+  threads_ = std::max(1, threads);
+  for (OpNode& node : nodes_) node.threads = threads_;
 }
 
 Status Context::WaitIdle() {

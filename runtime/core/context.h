@@ -115,6 +115,10 @@ class Context {
   const std::string& perf_detail();
   const ContextOptions& options() const { return options_; }
 
+  // Threads the context's ops may split their work over (rknn_set_core_mask); waits for a frame in flight.
+  void SetThreads(int threads);
+  int threads() const { return threads_; }
+
  private:
   Context(std::shared_ptr<const Model> model, const ContextOptions& options);
   Status Init();
@@ -150,6 +154,7 @@ class Context {
   std::shared_ptr<void> weight_owner_, internal_owner_;
   uint64_t frames_ = 0, output_frame_ = 0;
   uint64_t jobs_ = 0;  // runs attempted (NPURT_FAULT counts them)
+  int threads_ = 1;
   bool frame_in_tensors_ = false;  // async: a started frame whose outputs were not kept apart yet
 
   // Async: one worker thread runs one frame at a time; the previous frame's outputs are kept apart.

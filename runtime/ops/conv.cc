@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/conv.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/conv_geometry.h"
@@ -199,17 +200,24 @@ Status ConvPrepare(OpNode* node) {
   return Status::Ok();
 }
 
+// Threads split the output channels.
 Status ConvEval(OpNode* node) {
   const ConvState* state = node->state_as<ConvState>();
   const Tensor* bias = node->input(2);
+  const int threads = ThreadsFor(*node, node->outputs[0]->num_elements() * node->inputs[1]->num_elements() /
+                                            state->params.out_channels);
   if (state->quantized) {
-    quantized_conv__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
-                        node->inputs[1]->as<int8_t>(), bias != nullptr ? bias->as<int32_t>() : nullptr,
-                        node->outputs[0]->dtype, node->outputs[0]->data);
+    ParallelFor(state->params.out_channels, threads, [&](int64_t begin, int64_t end) {
+      quantized_conv__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
+                          node->inputs[1]->as<int8_t>(), bias != nullptr ? bias->as<int32_t>() : nullptr,
+                          node->outputs[0]->dtype, node->outputs[0]->data, WorkRange{begin, end});
+    });
     return Status::Ok();
   }
-  f32_conv__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
-                bias != nullptr ? bias->as<float>() : nullptr, node->outputs[0]->as<float>());
+  ParallelFor(state->params.out_channels, threads, [&](int64_t begin, int64_t end) {
+    f32_conv__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
+                  bias != nullptr ? bias->as<float>() : nullptr, node->outputs[0]->as<float>(), WorkRange{begin, end});
+  });
   return Status::Ok();
 }
 

@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/conv_transpose.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/conv_geometry.h"
@@ -248,14 +249,22 @@ Status ConvTransposePrepare(OpNode* node) {
 Status ConvTransposeEval(OpNode* node) {
   const ConvTransposeState* state = node->state_as<ConvTransposeState>();
   const Tensor* bias = node->input(2);
+  // Threads split the output channels; every input pixel reaches out_channels / groups of them.
+  const int threads = ThreadsFor(*node, node->inputs[0]->num_elements() * node->inputs[1]->num_elements() /
+                                            node->inputs[0]->shape[1]);
   if (state->quantized) {
-    quantized_conv_transpose__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
-                                  node->inputs[1]->as<int8_t>(), bias != nullptr ? bias->as<int32_t>() : nullptr,
-                                  node->outputs[0]->dtype, node->outputs[0]->data);
+    ParallelFor(state->params.out_channels, threads, [&](int64_t begin, int64_t end) {
+      quantized_conv_transpose__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
+                                    node->inputs[1]->as<int8_t>(), bias != nullptr ? bias->as<int32_t>() : nullptr,
+                                    node->outputs[0]->dtype, node->outputs[0]->data, WorkRange{begin, end});
+    });
     return Status::Ok();
   }
-  f32_conv_transpose__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
-                          bias != nullptr ? bias->as<float>() : nullptr, node->outputs[0]->as<float>());
+  ParallelFor(state->params.out_channels, threads, [&](int64_t begin, int64_t end) {
+    f32_conv_transpose__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
+                            bias != nullptr ? bias->as<float>() : nullptr, node->outputs[0]->as<float>(),
+                            WorkRange{begin, end});
+  });
   return Status::Ok();
 }
 

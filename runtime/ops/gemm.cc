@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/gemm.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
@@ -232,14 +233,20 @@ Status GemmPrepare(OpNode* node) {
 Status GemmEval(OpNode* node) {
   const GemmState* state = node->state_as<GemmState>();
   const Tensor* c = node->input(2);
+  const GemmParams& p = state->params;
+  const int threads = ThreadsFor(*node, p.m * p.n * p.k);  // threads split the rows
   if (state->quantized) {
-    quantized_gemm__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
-                        node->inputs[1]->as<int8_t>(), c != nullptr ? c->as<int32_t>() : nullptr,
-                        node->outputs[0]->dtype, node->outputs[0]->data);
+    ParallelFor(p.m, threads, [&](int64_t begin, int64_t end) {
+      quantized_gemm__ref(p, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
+                          node->inputs[1]->as<int8_t>(), c != nullptr ? c->as<int32_t>() : nullptr,
+                          node->outputs[0]->dtype, node->outputs[0]->data, WorkRange{begin, end});
+    });
     return Status::Ok();
   }
-  f32_gemm__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
-                c != nullptr ? c->as<float>() : nullptr, node->outputs[0]->as<float>());
+  ParallelFor(p.m, threads, [&](int64_t begin, int64_t end) {
+    f32_gemm__ref(p, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
+                  c != nullptr ? c->as<float>() : nullptr, node->outputs[0]->as<float>(), WorkRange{begin, end});
+  });
   return Status::Ok();
 }
 
@@ -392,14 +399,21 @@ Status MatMulPrepare(OpNode* node) {
 
 Status MatMulEval(OpNode* node) {
   const MatMulState* state = node->state_as<MatMulState>();
+  const MatMulParams& p = state->params;
+  const int64_t rows = static_cast<int64_t>(p.a_offsets.size()) * p.m;  // threads split the rows of all matrices
+  const int threads = ThreadsFor(*node, rows * p.n * p.k);
   if (state->quantized) {
-    quantized_matmul__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
-                          node->inputs[1]->dtype, node->inputs[1]->data, node->outputs[0]->dtype,
-                          node->outputs[0]->data);
+    ParallelFor(rows, threads, [&](int64_t begin, int64_t end) {
+      quantized_matmul__ref(p, state->quant, node->inputs[0]->dtype, node->inputs[0]->data, node->inputs[1]->dtype,
+                            node->inputs[1]->data, node->outputs[0]->dtype, node->outputs[0]->data,
+                            WorkRange{begin, end});
+    });
     return Status::Ok();
   }
-  f32_matmul__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
-                  node->outputs[0]->as<float>());
+  ParallelFor(rows, threads, [&](int64_t begin, int64_t end) {
+    f32_matmul__ref(p, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(), node->outputs[0]->as<float>(),
+                    WorkRange{begin, end});
+  });
   return Status::Ok();
 }
 

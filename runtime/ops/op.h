@@ -49,6 +49,9 @@ struct OpNode {
   std::vector<Tensor*> inputs;   // nullptr marks an omitted optional input
   std::vector<Tensor*> outputs;
   std::unique_ptr<OpState> state;
+  // Threads eval may split its work over (runtime/core/thread_pool.h); the
+  // context sets it from its core mask. Ops that do not split ignore it.
+  int threads = 1;
 
   const Tensor* input(size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
   template <typename T>
@@ -78,6 +81,10 @@ const std::vector<const OpDef*>& AllOps();
 const OpDef* FindOp(const std::string& name);
 
 // Helpers shared by op implementations.
+
+// The threads worth using for `work` multiply-accumulates (or element steps) of a node: 1
+// below the size where waking a worker costs more than it saves.
+int ThreadsFor(const OpNode& node, int64_t work);
 Status ExpectInputType(const char* op, const Tensor* t, DataType type, int index);
 // Converts a possibly negative axis into [0, rank); error when out of range.
 Status NormalizeAxis(const char* op, int64_t axis, int rank, int* out);

@@ -107,6 +107,94 @@ TEST_F(RunTest, SetBatchCoreNum) {
   for (int n : {0, 4, -1, 100}) EXPECT_EQ(rknn_set_batch_core_num(ctx(), n), RKNN_ERR_PARAM_INVALID) << n;
 }
 
+// A convolution wide enough to split over threads (16 output channels, 2.7 M multiply-accumulates)
+// and a Gemm on its pooled features (64 rows after a reshape): every core mask and batch core
+// count must give the bits of one thread (the ops split whole output channels and rows).
+std::vector<uint8_t> WideConvGemmModel() {
+  using npurt::DataType;
+  npurt::compiler::Graph g;
+  const int x = g.AddTensor("x", {1, 8, 48, 48}, DataType::kFloat32);
+  g.AddInput(x);
+  std::vector<float> w(16 * 8 * 3 * 3), fc(144 * 600);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 7 % 13) - 6) * 0.01f;
+  for (size_t i = 0; i < fc.size(); ++i) fc[i] = static_cast<float>(static_cast<int>(i * 5 % 11) - 5) * 0.02f;
+  const int wt = g.AddFloatConstant("conv.weight", {16, 8, 3, 3}, w);
+  npurt::Attributes conv;
+  conv.SetInts("kernel_shape", {3, 3});
+  conv.SetInts("pads", {1, 1, 1, 1});
+  const int c = g.AddNode("Conv", {x, wt}, conv, 1, "conv");
+  g.tensors()[c].name = "y";
+  const int shape = g.AddInt64Constant("flat.shape", {2}, {256, 144});
+  const int flat = g.AddNode("Reshape", {c, shape}, {}, 1, "flat");
+  const int fct = g.AddFloatConstant("fc.weight", {144, 600}, fc);
+  const int z = g.AddNode("Gemm", {flat, fct}, {}, 1, "fc");
+  g.tensors()[z].name = "z";
+  g.AddOutput(c);
+  g.AddOutput(z);
+  return npurt::testing::EmitOrDie(g);
+}
+
+TEST(CoreMaskThreads, EveryMaskAndBatchCoreNumGivesTheSameBits) {
+  ScopedContext ctx(WideConvGemmModel());
+  ASSERT_EQ(ctx.init_result(), RKNN_SUCC);
+  std::vector<float> x(8 * 48 * 48);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 31 % 97) - 48) * 0.05f;
+  rknn_input in = MakeInput(x.data(), static_cast<uint32_t>(x.size() * sizeof(float)), RKNN_TENSOR_FLOAT32,
+                            RKNN_TENSOR_NCHW);
+  ASSERT_EQ(rknn_inputs_set(ctx.get(), 1, &in), RKNN_SUCC);
+  auto run = [&](std::vector<float>* y, std::vector<float>* z) {
+    ASSERT_EQ(rknn_run(ctx.get(), nullptr), RKNN_SUCC);
+    rknn_output out[2];
+    std::memset(out, 0, sizeof(out));
+    for (uint32_t i = 0; i < 2; ++i) {
+      out[i].want_float = 1;
+      out[i].index = i;
+    }
+    ASSERT_EQ(rknn_outputs_get(ctx.get(), 2, out, nullptr), RKNN_SUCC);
+    const float* yp = static_cast<const float*>(out[0].buf);
+    const float* zp = static_cast<const float*>(out[1].buf);
+    y->assign(yp, yp + out[0].size / sizeof(float));
+    z->assign(zp, zp + out[1].size / sizeof(float));
+    ASSERT_EQ(rknn_outputs_release(ctx.get(), 2, out), RKNN_SUCC);
+  };
+  std::vector<float> y1, z1;
+  run(&y1, &z1);
+  ASSERT_EQ(y1.size(), 16u * 48 * 48);
+  ASSERT_EQ(z1.size(), 256u * 600);
+  // The oracle for one output channel and one Gemm element, so equal-but-wrong cannot pass.
+  double y_ref = 0.0, z_ref = 0.0;
+  for (int ci = 0; ci < 8; ++ci) {
+    for (int k = 0; k < 9; ++k) {
+      const int ih = 10 + k / 3 - 1, iw = 20 + k % 3 - 1;
+      y_ref += static_cast<double>(x[(ci * 48 + ih) * 48 + iw]) *
+               static_cast<float>(static_cast<int>((5 * 72 + ci * 9 + k) * 7 % 13) - 6) * 0.01f;
+    }
+  }
+  EXPECT_NEAR(y1[(5 * 48 + 10) * 48 + 20], y_ref, 1e-4);
+  for (int k = 0; k < 144; ++k) {
+    z_ref += static_cast<double>(y1[100 * 144 + k]) * static_cast<float>(static_cast<int>((k * 600 + 7) * 5 % 11) - 5) *
+             0.02f;
+  }
+  EXPECT_NEAR(z1[100 * 600 + 7], z_ref, 1e-3);
+
+  const rknn_core_mask masks[] = {RKNN_NPU_CORE_0_1, RKNN_NPU_CORE_0_1_2, RKNN_NPU_CORE_ALL, RKNN_NPU_CORE_1,
+                                  RKNN_NPU_CORE_AUTO};
+  for (rknn_core_mask m : masks) {
+    ASSERT_EQ(rknn_set_core_mask(ctx.get(), m), RKNN_SUCC);
+    std::vector<float> y, z;
+    run(&y, &z);
+    EXPECT_EQ(y, y1) << "core mask " << m;
+    EXPECT_EQ(z, z1) << "core mask " << m;
+  }
+  for (int n : {3, 2, 1}) {
+    ASSERT_EQ(rknn_set_batch_core_num(ctx.get(), n), RKNN_SUCC);
+    std::vector<float> y, z;
+    run(&y, &z);
+    EXPECT_EQ(y, y1) << "batch core num " << n;
+    EXPECT_EQ(z, z1) << "batch core num " << n;
+  }
+}
+
 // Core selection exists only on the multi-core NPUs: RK3588 (3 cores) and RK3576 (2).
 TEST(CoreMaskPlatforms, SingleCorePlatformsRefuseAndRk3576HasTwoCores) {
   ScopedContext rk3566(ConvReluPoolModelFor("rk3566"));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/core/npy.h"
+#include "tests/common/temp_files.h"
 #include "tests/compiler/onnx_builder.h"
 
 namespace npurt {
@@ -83,6 +84,100 @@ TEST(ConvertCli, CompileOnnxFileMatchesImportAndOptimizePlusEmit) {
   std::vector<uint8_t> emitted;
   ASSERT_TRUE(compiler::EmitModel(g, compiler::EmitOptions(), &emitted).ok());
   EXPECT_EQ(direct, emitted);
+}
+
+// SmallConvModel's output for one frame x[3,4,4], by hand.
+Floats SmallConvOracle(const Floats& x, size_t offset) {
+  Floats want(32);
+  for (size_t p = 0; p < 16; ++p) {
+    const float c0 = x[offset + p], c1 = x[offset + 16 + p], c2 = x[offset + 32 + p];
+    want[p] = std::max(c0 + c1 + c2, 0.0f);
+    want[16 + p] = std::max(-c0 + 0.5f, 0.0f);
+  }
+  return want;
+}
+
+// --batch-size (rknn_batch_size): the batch-1 model takes 3 frames per run, each computed as alone.
+TEST(ConvertCli, BatchSizeRunsEveryFrameOfTheBatch) {
+  CompileOptions o;
+  o.batch_size = 3;
+  std::vector<uint8_t> file;
+  Status s = onnx_test::Convert(SmallConvModel(), o, &file);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::shared_ptr<const Model> m;
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &m).ok());
+  EXPECT_EQ(m->tensors()[m->inputs()[0].tensor].shape, (Shape{3, 3, 4, 4}));
+  EXPECT_EQ(m->tensors()[m->outputs()[0].tensor].shape, (Shape{3, 2, 4, 4}));
+  Floats x(3 * 48);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 7 % 23) - 9) * 0.25f;
+  const std::vector<Floats> out = onnx_test::RunModel(file, {x});
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out[0].size(), 3u * 32);
+  for (size_t f = 0; f < 3; ++f) {
+    ExpectNear(Floats(out[0].begin() + static_cast<std::ptrdiff_t>(f * 32),
+                      out[0].begin() + static_cast<std::ptrdiff_t>((f + 1) * 32)),
+               SmallConvOracle(x, f * 48));
+  }
+}
+
+TEST(ConvertCli, BatchSizeNeedsBatchOneInputsAndOutputsThatFollow) {
+  CompileOptions o;
+  o.batch_size = 4;
+  std::vector<uint8_t> file;
+  Status s = onnx_test::Convert(SmallConvModel({2, 3, 4, 4}), o, &file);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "--batch-size 4: input 'x' has shape [2,3,4,4]; the batch size applies to inputs whose "
+                         "first dim is 1");
+  // A Reshape to [1, -1] merges the frames: refused, naming the output.
+  OnnxBuilder flat = SmallConvModel();
+  flat.Int64Initializer("flat_shape", {2}, {1, -1});
+  flat.Node("Reshape", {"y", "flat_shape"}, {"f"}, "reshape_0");
+  flat.graph().mutable_output(0)->set_name("f");
+  s = onnx_test::Convert(flat, o, &file);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("--batch-size 4: output 'f' has shape [1,128], not 4 frames"), std::string::npos)
+      << s.message();
+  // Without --batch-size the same model converts.
+  o.batch_size = 1;
+  EXPECT_TRUE(onnx_test::Convert(flat, o, &file).ok());
+}
+
+// Calibration feeds a one-frame sample to every slot of the batch: the int8 batch model computes each frame
+// exactly as the int8 batch-1 model calibrated on the same samples.
+TEST(ConvertCli, QuantizedBatchModelMatchesTheBatchOneModelFrameByFrame) {
+  testing::TempDir dir;
+  std::ofstream calib(dir / "calib.txt");
+  for (int i = 0; i < 3; ++i) {
+    Floats v(48);
+    for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<float>((static_cast<int>(k) * 37 + i * 11) % 29) / 14.0f - 1.0f;
+    testing::WriteNpyFloats(dir / ("s" + std::to_string(i) + ".npy"), {1, 3, 4, 4}, v);
+    calib << "s" << i << ".npy\n";
+  }
+  calib.close();
+  CompileOptions o;
+  o.quantize = true;
+  o.dataset = dir / "calib.txt";
+  o.weight_rounding = compiler::WeightRounding::kNearest;
+  std::vector<uint8_t> one, three;
+  Status s = onnx_test::Convert(SmallConvModel(), o, &one);
+  ASSERT_TRUE(s.ok()) << s.message();
+  o.batch_size = 3;
+  s = onnx_test::Convert(SmallConvModel(), o, &three);
+  ASSERT_TRUE(s.ok()) << s.message();
+  Floats x(3 * 48);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 5 % 17) - 8) * 0.11f;
+  const std::vector<Floats> batched = onnx_test::RunModel(three, {x});
+  ASSERT_EQ(batched.size(), 1u);
+  ASSERT_EQ(batched[0].size(), 3u * 32);
+  for (size_t f = 0; f < 3; ++f) {
+    const Floats frame(x.begin() + static_cast<std::ptrdiff_t>(f * 48), x.begin() + static_cast<std::ptrdiff_t>((f + 1) * 48));
+    const std::vector<Floats> alone = onnx_test::RunModel(one, {frame});
+    ASSERT_EQ(alone.size(), 1u);
+    const Floats got(batched[0].begin() + static_cast<std::ptrdiff_t>(f * 32),
+                     batched[0].begin() + static_cast<std::ptrdiff_t>((f + 1) * 32));
+    EXPECT_EQ(got, alone[0]) << "frame " << f;
+    ExpectNear(got, SmallConvOracle(x, f * 48), 0.05f);  // and both near the float oracle
+  }
 }
 
 // Writes the files the CLI tests use into NPURT_ONNX_TEST_DIR (set by the ctest

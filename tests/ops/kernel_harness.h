@@ -33,13 +33,14 @@
 namespace npurt {
 namespace testing {
 
+// The reference kernels' signatures, WorkRange included (the harness runs whole calls).
 using QuantizedConvKernel = void (*)(const ConvParams&, const ConvQuantParams&, DataType, const void*,
-                                     const int8_t*, const int32_t*, DataType, void*);
+                                     const int8_t*, const int32_t*, DataType, void*, WorkRange);
 using QuantizedConvTransposeKernel = void (*)(const ConvTransposeParams&, const ConvQuantParams&, DataType,
-                                              const void*, const int8_t*, const int32_t*, DataType, void*);
+                                              const void*, const int8_t*, const int32_t*, DataType, void*, WorkRange);
 using QuantizedGemmKernel = void (*)(const GemmParams&, const GemmQuantParams&, DataType, const void*,
-                                     const int8_t*, const int32_t*, DataType, void*);
-using FloatConvKernel = void (*)(const ConvParams&, const float*, const float*, const float*, float*);
+                                     const int8_t*, const int32_t*, DataType, void*, WorkRange);
+using FloatConvKernel = void (*)(const ConvParams&, const float*, const float*, const float*, float*, WorkRange);
 
 // What a comparison found, over all cases.
 struct KernelDiff {
@@ -188,7 +189,8 @@ struct WeightedOpCase {
   int64_t output_count() const { return p.batch * p.out_channels * p.out[0] * p.out[1] * p.out[2]; }
   size_t output_bytes() const { return static_cast<size_t>(output_count()) * TypeBytes(out_type); }
   void Run(Kernel kernel, void* output) const {
-    kernel(p, q, in_type, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(), out_type, output);
+    kernel(p, q, in_type, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(), out_type, output,
+           WorkRange{});
   }
 };
 
@@ -307,7 +309,7 @@ inline KernelDiff CompareFloatConv(FloatConvKernel candidate, const std::vector<
     for (size_t i = 0; i < b.size(); ++i) b[i] = 1e-4f * static_cast<float>(c.bias[i]);
     std::vector<float> want(static_cast<size_t>(c.output_count()), 7.0f), got(want.size(), -7.0f);
     f32_conv__ref(c.p, x.data(), w.data(), b.empty() ? nullptr : b.data(), want.data());
-    candidate(c.p, x.data(), w.data(), b.empty() ? nullptr : b.data(), got.data());
+    candidate(c.p, x.data(), w.data(), b.empty() ? nullptr : b.data(), got.data(), WorkRange{});
     CompareFloats(c.name, want, got, &d);
   }
   return d;
@@ -386,7 +388,7 @@ struct GemmCase {
 
   size_t output_bytes() const { return static_cast<size_t>(p.m * p.n) * TypeBytes(out_type); }
   void Run(QuantizedGemmKernel kernel, void* y) const {
-    kernel(p, q, a_type, a.data(), b.data(), bias.empty() ? nullptr : bias.data(), out_type, y);
+    kernel(p, q, a_type, a.data(), b.data(), bias.empty() ? nullptr : bias.data(), out_type, y, WorkRange{});
   }
 };
 

@@ -16,20 +16,20 @@ namespace {
 // ---- kernels with known bugs ----
 
 void ConvIgnoringZeroPoint(const ConvParams& p, const ConvQuantParams& q, DataType in_type, const void* input,
-                           const int8_t* weights, const int32_t* bias, DataType out_type, void* output) {
+                           const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange) {
   ConvQuantParams wrong = q;
   wrong.input_zero_point = 0;
   quantized_conv__ref(p, wrong, in_type, input, weights, bias, out_type, output);
 }
 
 void ConvDroppingBias(const ConvParams& p, const ConvQuantParams& q, DataType in_type, const void* input,
-                      const int8_t* weights, const int32_t*, DataType out_type, void* output) {
+                      const int8_t* weights, const int32_t*, DataType out_type, void* output, WorkRange) {
   quantized_conv__ref(p, q, in_type, input, weights, nullptr, out_type, output);
 }
 
 // Rounds every 37th output value one step up (within the type): what a library's different rounding looks like.
 void ConvRoundingOffByOne(const ConvParams& p, const ConvQuantParams& q, DataType in_type, const void* input,
-                          const int8_t* weights, const int32_t* bias, DataType out_type, void* output) {
+                          const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange) {
   quantized_conv__ref(p, q, in_type, input, weights, bias, out_type, output);
   const int64_t n = p.batch * p.out_channels * p.out[0] * p.out[1] * p.out[2];
   for (int64_t i = 0; i < n; i += 37) {
@@ -43,7 +43,7 @@ void ConvRoundingOffByOne(const ConvParams& p, const ConvQuantParams& q, DataTyp
   }
 }
 
-void FloatConvSlightlyOff(const ConvParams& p, const float* x, const float* w, const float* b, float* y) {
+void FloatConvSlightlyOff(const ConvParams& p, const float* x, const float* w, const float* b, float* y, WorkRange) {
   f32_conv__ref(p, x, w, b, y);
   const int64_t n = p.batch * p.out_channels * p.out[0] * p.out[1] * p.out[2];
   for (int64_t i = 0; i < n; ++i) y[i] *= 1.001f;
@@ -51,12 +51,12 @@ void FloatConvSlightlyOff(const ConvParams& p, const float* x, const float* w, c
 
 void ConvTransposeDroppingBias(const ConvTransposeParams& p, const ConvQuantParams& q, DataType in_type,
                                const void* input, const int8_t* weights, const int32_t*, DataType out_type,
-                               void* output) {
+                               void* output, WorkRange) {
   quantized_conv_transpose__ref(p, q, in_type, input, weights, nullptr, out_type, output);
 }
 
 void GemmIgnoringTransposeB(const GemmParams& p, const GemmQuantParams& q, DataType a_type, const void* a,
-                            const int8_t* b, const int32_t* bias, DataType y_type, void* y) {
+                            const int8_t* b, const int32_t* bias, DataType y_type, void* y, WorkRange) {
   GemmParams wrong = p;
   if (p.k == p.n) wrong.trans_b = !p.trans_b;  // same buffer size, wrong layout
   quantized_gemm__ref(wrong, q, a_type, a, b, bias, y_type, y);

@@ -21,6 +21,8 @@ class OpRunner {
   explicit OpRunner(const std::string& op_name) : def_(FindOp(op_name)) {}
 
   Attributes& attrs() { return attrs_; }
+  // Threads eval may split over (OpNode::threads; the context sets it from the core mask).
+  void set_threads(int threads) { node_.threads = threads; }
 
   // Adds an input; `constant` marks a value the compiler would know (weights, shapes).
   template <typename T>

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,13 @@ struct BenchOptions {
   int loops = 50;
   int warmup = 5;
   bool io = false;
+  std::string core_mask = "auto";
 };
+
+// The names of rknn_core_mask values, as rknn_benchmark's users write them.
+const std::map<std::string, int> kCoreMasks = {
+    {"auto", RKNN_NPU_CORE_AUTO}, {"0", RKNN_NPU_CORE_0},         {"1", RKNN_NPU_CORE_1},     {"2", RKNN_NPU_CORE_2},
+    {"0_1", RKNN_NPU_CORE_0_1},   {"0_1_2", RKNN_NPU_CORE_0_1_2}, {"all", RKNN_NPU_CORE_ALL}};
 
 double Ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
@@ -157,15 +164,23 @@ void PrintRow(const char* name, const PathTimes& t) {
               Median(t.run), Median(t.output), frame, ops, io, frame > 0 ? 100.0 * io / frame : 0.0);
 }
 
-// rknn_init by path (size 0), as `npurt run` does.
-int InitByPath(const std::string& path, rknn_context* ctx) {
-  return rknn_init(ctx, const_cast<char*>(path.c_str()), 0, 0, nullptr);
+// rknn_init by path (size 0), as `npurt run` does, then the core mask (left alone at "auto", which
+// single-core platforms refuse to be set).
+int InitByPath(const BenchOptions& o, rknn_context* ctx) {
+  int ret = rknn_init(ctx, const_cast<char*>(o.model.c_str()), 0, 0, nullptr);
+  if (ret != RKNN_SUCC || o.core_mask == "auto") return ret;
+  ret = rknn_set_core_mask(*ctx, static_cast<rknn_core_mask>(kCoreMasks.at(o.core_mask)));
+  if (ret != RKNN_SUCC) {
+    rknn_destroy(*ctx);
+    *ctx = 0;
+  }
+  return ret;
 }
 
 int Bench(const BenchOptions& o) {
   rknn_context ctx = 0;
   const Clock::time_point t0 = Clock::now();
-  if (!Check(InitByPath(o.model, &ctx), "rknn_init")) return 1;
+  if (!Check(InitByPath(o, &ctx), "rknn_init + rknn_set_core_mask")) return 1;
   const double init_ms = Ms(t0, Clock::now());
   rknn_input_output_num num;
   if (!Check(rknn_query(ctx, RKNN_QUERY_IN_OUT_NUM, &num, sizeof(num)), "rknn_query(IN_OUT_NUM)")) return 1;
@@ -175,8 +190,9 @@ int Bench(const BenchOptions& o) {
     in_attrs[i].index = i;
     if (!Check(rknn_query(ctx, RKNN_QUERY_INPUT_ATTR, &in_attrs[i], sizeof(rknn_tensor_attr)), "rknn_query")) return 1;
   }
-  std::printf("%s: %u input(s), %u output(s); rknn_init %.1f ms; %d timed frames after %d warm-up (median ms)\n",
-              o.model.c_str(), num.n_input, num.n_output, init_ms, o.loops, o.warmup);
+  std::printf("%s: %u input(s), %u output(s); rknn_init %.1f ms; core mask %s; %d timed frames after %d warm-up "
+              "(median ms)\n",
+              o.model.c_str(), num.n_input, num.n_output, init_ms, o.core_mask.c_str(), o.loops, o.warmup);
   PathTimes copying;
   if (!BenchCopying(ctx, num.n_input, num.n_output, in_attrs, o, &copying)) return rknn_destroy(ctx), 1;
   if (!o.io) {
@@ -188,7 +204,7 @@ int Bench(const BenchOptions& o) {
   }
   // A second context for zero-copy: bound memory is read at every run, whatever inputs_set wrote.
   rknn_context zc = 0;
-  if (!Check(InitByPath(o.model, &zc), "rknn_init")) {
+  if (!Check(InitByPath(o, &zc), "rknn_init + rknn_set_core_mask")) {
     return rknn_destroy(ctx), 1;
   }
   PathTimes zero;
@@ -219,6 +235,11 @@ void AddBenchCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--io", opt.io,
                 "Compare the copying API with zero-copy memory: input set, run, output get, frame, the model's "
                 "own ops and the I/O share of the frame");
+  cmd->add_option("--core-mask", opt.core_mask,
+                  "rknn_set_core_mask before timing: auto, 0, 1, 2, 0_1, 0_1_2 or all (one thread per NPU core "
+                  "named, at most the CPUs there are; auto: NPURT_NUM_THREADS, default 1)")
+      ->check(CLI::IsMember({"auto", "0", "1", "2", "0_1", "0_1_2", "all"}))
+      ->capture_default_str();
   cmd->callback([exit_code]() { *exit_code = Bench(opt); });
 }
 

@@ -147,6 +147,12 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       args->reorder_channels = StringList(v, where);
     } else if (key == "custom_string") {
       args->custom_string = ScalarOf(v, where);
+    } else if (key == "rknn_batch_size" || key == "batch_size") {
+      const std::string text = ScalarOf(v, where);
+      char* end = nullptr;
+      const long long n = std::strtoll(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || n < 1) throw Failure{where + " must be a positive integer, got '" + text + "'"};
+      args->batch_size = n;
     } else if (key == "inputs") {
       args->inputs = StringList(v, where);
     } else if (key == "outputs") {
@@ -291,6 +297,9 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
       ->expected(0, 1)
       ->allow_extra_args(false);
   cmd->add_option("--custom-string", args->custom_string, "Free text stored in the model (RKNN_QUERY_CUSTOM_STRING)");
+  cmd->add_option("--batch-size", args->batch_size,
+                  "rknn-toolkit2's rknn_batch_size: frames per run; every input's first dim (1 in the model) "
+                  "becomes this, and every output's must follow");
   if (quantize_flag) {
     cmd->add_flag("--quantize", args->quantize,
                   "Quantize to int8 (w8a8: asymmetric per-tensor activations, symmetric per-channel weights), "
@@ -338,7 +347,8 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
 std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
   std::vector<std::string> given;
   for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
-                           "--std-values", "--reorder-channels", "--custom-string", "--quantize", "--dataset",
+                           "--std-values", "--reorder-channels", "--custom-string", "--batch-size", "--quantize",
+                           "--dataset",
                            "--quantized-algorithm", "--quantized-method", "--float-layers", "--int16-layers",
                            "--int16-mac-budget", "--auto-hybrid", "--smooth-activations",
                            "--bias-correction", "--weight-rounding", "--int16-headroom"}) {
@@ -388,6 +398,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--std-values")) args.std_values = cli.std_values;
     if (was_given("--reorder-channels")) args.reorder_channels = cli.reorder_channels;
     if (was_given("--custom-string")) args.custom_string = cli.custom_string;
+    if (was_given("--batch-size")) args.batch_size = cli.batch_size;
     if (was_given("--quantize")) args.quantize = cli.quantize;
     if (was_given("--dataset")) args.dataset = cli.dataset;
     if (was_given("--quantized-algorithm")) args.quantized_algorithm = cli.quantized_algorithm;
@@ -447,6 +458,10 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
     }
   }
   o.custom_string = args.custom_string;
+  if (args.batch_size != -1) {
+    if (args.batch_size < 1) throw Failure{"--batch-size must be at least 1, got " + std::to_string(args.batch_size)};
+    o.batch_size = args.batch_size;
+  }
   o.quantize = args.quantize;
   o.dataset = args.dataset;
   if (!args.quantized_algorithm.empty()) o.quantized_algorithm = args.quantized_algorithm;

@@ -28,6 +28,7 @@ struct ConvertArgs {
   std::vector<std::string> std_values;
   std::vector<std::string> reorder_channels;
   std::string custom_string;
+  int64_t batch_size = -1;  // -1: not given
   bool quantize = false;
   std::string dataset;
   std::string quantized_algorithm;

@@ -7,7 +7,7 @@
 namespace npurt {
 
 void f32_conv__ref(const ConvParams& p, const float* input, const float* weights, const float* bias,
-                   float* output) {
+                   float* output, WorkRange range) {
   const int64_t in_plane = p.in[0] * p.in[1] * p.in[2];
   const int64_t out_plane = p.out[0] * p.out[1] * p.out[2];
   const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
@@ -15,7 +15,7 @@ void f32_conv__ref(const ConvParams& p, const float* input, const float* weights
   const int64_t group_out = p.out_channels / p.groups;
 
   for (int64_t n = 0; n < p.batch; ++n) {
-    for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+    for (int64_t oc = range.Begin(p.out_channels); oc < range.End(p.out_channels); ++oc) {
       float* out = output + (n * p.out_channels + oc) * out_plane;
       std::fill(out, out + out_plane, bias != nullptr ? bias[oc] : 0.0f);
       const int64_t first_ic = (oc / group_out) * group_in;

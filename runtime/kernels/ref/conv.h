@@ -7,6 +7,7 @@
 
 #include "runtime/core/types.h"
 #include "runtime/kernels/ref/fused_activation.h"
+#include "runtime/kernels/ref/work_range.h"
 
 namespace npurt {
 
@@ -26,8 +27,9 @@ struct ConvParams {
 
 // input (N, C, D, H, W); weights (M, C / groups, kD, kH, kW); bias (M) or nullptr;
 // output (N, M, oD, oH, oW).
+// `range` selects output channels (all by default).
 void f32_conv__ref(const ConvParams& p, const float* input, const float* weights, const float* bias,
-                   float* output);
+                   float* output, WorkRange range = {});
 
 // Quantization of an integer convolution (arithmetic in runtime/kernels/ref/quantize.h).
 // Output channel m accumulates, in int32,
@@ -56,6 +58,7 @@ void s8_conv__ref(const ConvParams& p, const ConvQuantParams& q, const int8_t* i
 // int16 tensor). int16 inputs accumulate in int64, so only int8 inputs carry
 // the int32 bound above; q.output_min/max must be the output type's range.
 void quantized_conv__ref(const ConvParams& p, const ConvQuantParams& q, DataType input_type, const void* input,
-                         const int8_t* weights, const int32_t* bias, DataType output_type, void* output);
+                         const int8_t* weights, const int32_t* bias, DataType output_type, void* output,
+                         WorkRange range = {});
 
 }  // namespace npurt

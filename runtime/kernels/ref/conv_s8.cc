@@ -20,7 +20,7 @@ constexpr int64_t kBlock = 256;  // output pixels per accumulator block
 
 template <typename TIn, typename TOut, typename Acc>
 void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* input, const int8_t* weights,
-                   const int32_t* bias, TOut* output) {
+                   const int32_t* bias, TOut* output, WorkRange range) {
   const int64_t in_plane = p.in[0] * p.in[1] * p.in[2];
   const int64_t out_plane = p.out[0] * p.out[1] * p.out[2];
   const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
@@ -30,7 +30,7 @@ void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* inp
   Acc acc[kBlock];
 
   for (int64_t n = 0; n < p.batch; ++n) {
-    for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+    for (int64_t oc = range.Begin(p.out_channels); oc < range.End(p.out_channels); ++oc) {
       const TIn* in_group = input + (n * p.in_channels + (oc / group_out) * group_in) * in_plane;
       const int8_t* w_oc = weights + oc * group_in * kernel_volume;
       const float acc_scale = q.acc_scale[static_cast<size_t>(oc)];
@@ -86,17 +86,18 @@ void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* inp
 
 void s8_conv__ref(const ConvParams& p, const ConvQuantParams& q, const int8_t* input, const int8_t* weights,
                   const int32_t* bias, int8_t* output) {
-  QuantizedConv<int8_t, int8_t, int32_t>(p, q, input, weights, bias, output);
+  QuantizedConv<int8_t, int8_t, int32_t>(p, q, input, weights, bias, output, WorkRange{});
 }
 
 void quantized_conv__ref(const ConvParams& p, const ConvQuantParams& q, DataType input_type, const void* input,
-                         const int8_t* weights, const int32_t* bias, DataType output_type, void* output) {
+                         const int8_t* weights, const int32_t* bias, DataType output_type, void* output,
+                         WorkRange range) {
   WithActivationType(input_type, [&](auto* in_tag) {
     using TIn = std::remove_pointer_t<decltype(in_tag)>;
     using Acc = std::conditional_t<sizeof(TIn) == 1, int32_t, int64_t>;  // int16 inputs accumulate in int64
     WithActivationType(output_type, [&](auto* out_tag) {
       using TOut = std::remove_pointer_t<decltype(out_tag)>;
-      QuantizedConv<TIn, TOut, Acc>(p, q, static_cast<const TIn*>(input), weights, bias, static_cast<TOut*>(output));
+      QuantizedConv<TIn, TOut, Acc>(p, q, static_cast<const TIn*>(input), weights, bias, static_cast<TOut*>(output), range);
     });
   });
 }

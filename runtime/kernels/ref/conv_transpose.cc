@@ -7,23 +7,27 @@
 namespace npurt {
 
 void f32_conv_transpose__ref(const ConvTransposeParams& p, const float* input, const float* weights,
-                             const float* bias, float* output) {
+                             const float* bias, float* output, WorkRange range) {
   const int64_t in_plane = p.in[0] * p.in[1] * p.in[2];
   const int64_t out_plane = p.out[0] * p.out[1] * p.out[2];
   const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
   const int64_t group_in = p.in_channels / p.groups;
   const int64_t group_out = p.out_channels / p.groups;
 
+  const int64_t oc_begin = range.Begin(p.out_channels), oc_end = range.End(p.out_channels);
   for (int64_t n = 0; n < p.batch; ++n) {
     float* out_image = output + n * p.out_channels * out_plane;
-    for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+    for (int64_t oc = oc_begin; oc < oc_end; ++oc) {
       std::fill(out_image + oc * out_plane, out_image + (oc + 1) * out_plane, bias != nullptr ? bias[oc] : 0.0f);
     }
-    // Scatter form: each input pixel adds its kernel-weighted copy to the output.
+    // Scatter form: each input pixel adds its kernel-weighted copy to the output
+    // channels of its group that lie in the range.
     for (int64_t ic = 0; ic < p.in_channels; ++ic) {
       const float* in = input + (n * p.in_channels + ic) * in_plane;
       const int64_t first_oc = (ic / group_in) * group_out;
-      for (int64_t j = 0; j < group_out; ++j) {
+      const int64_t j_lo = std::max<int64_t>(0, oc_begin - first_oc);
+      const int64_t j_hi = std::min(group_out, oc_end - first_oc);
+      for (int64_t j = j_lo; j < j_hi; ++j) {
         float* out = out_image + (first_oc + j) * out_plane;
         const float* w = weights + (ic * group_out + j) * kernel_volume;
         for (int64_t kd = 0; kd < p.kernel[0]; ++kd) {

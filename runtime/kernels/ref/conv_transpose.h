@@ -24,8 +24,9 @@ struct ConvTransposeParams {
 
 // input (N, C, D, H, W); weights (C, M / groups, kD, kH, kW); bias (M) or nullptr;
 // output (N, M, oD, oH, oW): out[o] = bias + sum of in[i] * w[k] over o = i * stride + k * dilation - pad_begin.
+// `range` selects output channels (all by default), here and in the quantized kernel.
 void f32_conv_transpose__ref(const ConvTransposeParams& p, const float* input, const float* weights,
-                             const float* bias, float* output);
+                             const float* bias, float* output, WorkRange range = {});
 
 // Quantized: int8 or int16 activations (input and output types chosen
 // independently, as quantized_conv__ref), int8 symmetric weights, int32 bias
@@ -38,6 +39,6 @@ void f32_conv_transpose__ref(const ConvTransposeParams& p, const float* input, c
 // q.output_min/max must be the output type's range.
 void quantized_conv_transpose__ref(const ConvTransposeParams& p, const ConvQuantParams& q, DataType input_type,
                                    const void* input, const int8_t* weights, const int32_t* bias, DataType output_type,
-                                   void* output);
+                                   void* output, WorkRange range = {});
 
 }  // namespace npurt

@@ -28,7 +28,7 @@ inline int64_t SourceIndex(int64_t o, int64_t k, int64_t pad, int64_t stride, in
 
 template <typename TIn, typename TOut, typename Acc>
 void QuantizedConvTranspose(const ConvTransposeParams& p, const ConvQuantParams& q, const TIn* input,
-                            const int8_t* weights, const int32_t* bias, TOut* output) {
+                            const int8_t* weights, const int32_t* bias, TOut* output, WorkRange range) {
   const int64_t in_plane = p.in[0] * p.in[1] * p.in[2];
   const int64_t out_plane = p.out[0] * p.out[1] * p.out[2];
   const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
@@ -39,7 +39,7 @@ void QuantizedConvTranspose(const ConvTransposeParams& p, const ConvQuantParams&
   Acc acc[kBlock];
 
   for (int64_t n = 0; n < p.batch; ++n) {
-    for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+    for (int64_t oc = range.Begin(p.out_channels); oc < range.End(p.out_channels); ++oc) {
       const int64_t g = oc / group_out, j_out = oc % group_out;
       const TIn* in_group = input + (n * p.in_channels + g * group_in) * in_plane;
       const float acc_scale = q.acc_scale[static_cast<size_t>(oc)];
@@ -90,13 +90,14 @@ void QuantizedConvTranspose(const ConvTransposeParams& p, const ConvQuantParams&
 
 void quantized_conv_transpose__ref(const ConvTransposeParams& p, const ConvQuantParams& q, DataType input_type,
                                    const void* input, const int8_t* weights, const int32_t* bias, DataType output_type,
-                                   void* output) {
+                                   void* output, WorkRange range) {
   WithActivationType(input_type, [&](auto* in_tag) {
     using TIn = std::remove_pointer_t<decltype(in_tag)>;
     using Acc = std::conditional_t<sizeof(TIn) == 1, int32_t, int64_t>;  // int16 inputs accumulate in int64
     WithActivationType(output_type, [&](auto* out_tag) {
       using TOut = std::remove_pointer_t<decltype(out_tag)>;
-      QuantizedConvTranspose<TIn, TOut, Acc>(p, q, static_cast<const TIn*>(input), weights, bias, static_cast<TOut*>(output));
+      QuantizedConvTranspose<TIn, TOut, Acc>(p, q, static_cast<const TIn*>(input), weights, bias, static_cast<TOut*>(output),
+                                             range);
     });
   });
 }

@@ -21,10 +21,11 @@ float Dot(const float* x, int64_t x_stride, const float* y, int64_t n) {
 
 }  // namespace
 
-void f32_gemm__ref(const GemmParams& p, const float* a, const float* b, const float* c, float* y) {
+void f32_gemm__ref(const GemmParams& p, const float* a, const float* b, const float* c, float* y,
+                   WorkRange range) {
   // A(i, kk) and B(kk, j) under the transposes.
   const int64_t a_row = p.trans_a ? 1 : p.k, a_col = p.trans_a ? p.m : 1;
-  for (int64_t i = 0; i < p.m; ++i) {
+  for (int64_t i = range.Begin(p.m); i < range.End(p.m); ++i) {
     float* y_row = y + i * p.n;
     if (p.trans_b) {
       // B rows are contiguous in K: a dot product per output.
@@ -46,19 +47,19 @@ void f32_gemm__ref(const GemmParams& p, const float* a, const float* b, const fl
   }
 }
 
-void f32_matmul__ref(const MatMulParams& p, const float* a, const float* b, float* y) {
-  for (size_t batch = 0; batch < p.a_offsets.size(); ++batch) {
+void f32_matmul__ref(const MatMulParams& p, const float* a, const float* b, float* y, WorkRange range) {
+  const int64_t rows = static_cast<int64_t>(p.a_offsets.size()) * p.m;
+  for (int64_t r = range.Begin(rows); r < range.End(rows); ++r) {
+    const size_t batch = static_cast<size_t>(r / p.m);
+    const int64_t i = r % p.m;
     const float* am = a + p.a_offsets[batch];
     const float* bm = b + p.b_offsets[batch];
-    float* ym = y + static_cast<int64_t>(batch) * p.m * p.n;
-    for (int64_t i = 0; i < p.m; ++i) {
-      float* y_row = ym + i * p.n;
-      std::fill(y_row, y_row + p.n, 0.0f);
-      for (int64_t kk = 0; kk < p.k; ++kk) {
-        const float av = am[i * p.k + kk];
-        const float* b_row = bm + kk * p.n;
-        for (int64_t j = 0; j < p.n; ++j) y_row[j] += av * b_row[j];
-      }
+    float* y_row = y + r * p.n;
+    std::fill(y_row, y_row + p.n, 0.0f);
+    for (int64_t kk = 0; kk < p.k; ++kk) {
+      const float av = am[i * p.k + kk];
+      const float* b_row = bm + kk * p.n;
+      for (int64_t j = 0; j < p.n; ++j) y_row[j] += av * b_row[j];
     }
   }
 }

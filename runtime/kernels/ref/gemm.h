@@ -6,6 +6,7 @@
 
 #include "runtime/core/types.h"
 #include "runtime/kernels/ref/fused_activation.h"
+#include "runtime/kernels/ref/work_range.h"
 
 namespace npurt {
 
@@ -23,8 +24,10 @@ struct GemmParams {
   FusedActivationParams activation;
 };
 
-// c may be nullptr (no C term); y is (M, N).
-void f32_gemm__ref(const GemmParams& p, const float* a, const float* b, const float* c, float* y);
+// c may be nullptr (no C term); y is (M, N). `range` selects rows of Y (all by default), here and in
+// quantized_gemm__ref.
+void f32_gemm__ref(const GemmParams& p, const float* a, const float* b, const float* c, float* y,
+                   WorkRange range = {});
 
 // Quantization of an integer Gemm (arithmetic in runtime/kernels/ref/quantize.h).
 // Column j of row i accumulates, in int32,
@@ -60,8 +63,10 @@ struct MatMulParams {
   std::vector<int64_t> b_offsets;
 };
 
-// y holds a_offsets.size() row-major (M, N) matrices back to back.
-void f32_matmul__ref(const MatMulParams& p, const float* a, const float* b, float* y);
+// y holds a_offsets.size() row-major (M, N) matrices back to back. `range` selects rows of all
+// of them, numbered matrix by matrix (row r is row r % M of matrix r / M; all by default), here and
+// in quantized_matmul__ref.
+void f32_matmul__ref(const MatMulParams& p, const float* a, const float* b, float* y, WorkRange range = {});
 
 // Quantization of an integer MatMul: y(i, j) accumulates, in int32,
 //   acc = sum_k((A(i, k) - a_zero_point) * (B(k, j) - b_zero_point))
@@ -88,8 +93,8 @@ void s8_matmul__ref(const MatMulParams& p, const MatMulQuantParams& q, const int
 // chosen independently; weights stay int8). Any int16 operand accumulates in
 // int64, so only all-int8 calls carry the int32 bound above.
 void quantized_gemm__ref(const GemmParams& p, const GemmQuantParams& q, DataType a_type, const void* a,
-                         const int8_t* b, const int32_t* bias, DataType y_type, void* y);
+                         const int8_t* b, const int32_t* bias, DataType y_type, void* y, WorkRange range = {});
 void quantized_matmul__ref(const MatMulParams& p, const MatMulQuantParams& q, DataType a_type, const void* a,
-                           DataType b_type, const void* b, DataType y_type, void* y);
+                           DataType b_type, const void* b, DataType y_type, void* y, WorkRange range = {});
 
 }  // namespace npurt

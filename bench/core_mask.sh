@@ -1,0 +1,46 @@
+#!/bin/sh
+# Core masks as CPU threads: PP-OCRv4 det (640x640) and rec (48x320), float and
+# int8, timed through the C API with rknn_set_core_mask 0 (one thread), 0_1
+# (two) and all (three on rk3588, capped at the CPUs there are) --
+# `npurt bench --core-mask`. Prints one Markdown table.
+#
+#   bench/core_mask.sh [BUILD_DIR]        (after `make build`; ~10 minutes)
+#
+# The int8 models are calibrated on a few rendered samples with plain rounding:
+# speed does not depend on the weights' values, and the conversion stays quick.
+set -eu
+
+B=${1:-build}
+DATA=${NPURT_DATA_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/npurt}
+M=$DATA/models/ppocr
+W=$B/core_mask
+N=$B/tools/npurt/npurt
+for tool in "$N" "$B/bench/quant_accuracy/make_ocr_sets"; do
+  [ -x "$tool" ] || { echo "missing $tool: run 'make build' (or pass the build dir)" >&2; exit 2; }
+done
+[ -f "$M/ch_PP-OCRv4_det_infer.onnx" ] || { echo "missing models in $M: run 'make setup'" >&2; exit 2; }
+mkdir -p "$W"
+
+"$B/bench/quant_accuracy/make_ocr_sets" --keys "$M/ppocr_keys_v1.txt" --out "$W/sets" --det-size 640 \
+  --rec-eval 1 --rec-calib 8 --cls-eval 2 --cls-calib 1 --det-eval-pages 1 --det-calib-pages 4 > /dev/null
+FAST="--weight-rounding nearest --bias-correction false"
+DET="--input-shapes x:1,3,640,640 --mean-values 123.675,116.28,103.53 --std-values 58.395,57.12,57.375"
+DET="$DET --reorder-channels true"
+"$N" convert "$M/ch_PP-OCRv4_det_infer.onnx" -o "$W/det_fp.rknn" $DET > /dev/null
+"$N" convert "$M/ch_PP-OCRv4_det_infer.onnx" -o "$W/det_q8.rknn" $DET --quantize --dataset "$W/sets/det/calib.txt" \
+  $FAST > /dev/null
+"$N" convert "$M/ch_PP-OCRv4_rec_infer.onnx" -o "$W/rec_fp.rknn" --input-shapes x:1,3,48,320 > /dev/null
+"$N" convert "$M/ch_PP-OCRv4_rec_infer.onnx" -o "$W/rec_q8.rknn" --input-shapes x:1,3,48,320 --quantize \
+  --dataset "$W/sets/rec/calib.txt" $FAST > /dev/null
+
+median() { sed -n 's/^frame .*median \([0-9.]*\) ms.*/\1/p'; }
+echo "| model | core mask 0 (ms) | 0_1 (ms) | all (ms) | speed-up 0 → 0_1 |"
+echo "|---|---|---|---|---|"
+for model in det_fp det_q8 rec_fp rec_q8; do
+  loops=20
+  case $model in det_*) loops=${DET_LOOPS:-8} ;; esac
+  t0=$("$N" bench "$W/$model.rknn" --core-mask 0 --loops "$loops" --warmup 2 | median)
+  t1=$("$N" bench "$W/$model.rknn" --core-mask 0_1 --loops "$loops" --warmup 2 | median)
+  ta=$("$N" bench "$W/$model.rknn" --core-mask all --loops "$loops" --warmup 2 | median)
+  echo "| $model | $t0 | $t1 | $ta | $(echo "$t0 $t1" | awk '{printf "%.2f×", $1 / $2}') |"
+done
