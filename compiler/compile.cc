@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 #include "compiler/emit/target_platform.h"
 #include "compiler/onnx/onnx_importer.h"
@@ -101,11 +102,12 @@ Status CheckBatchedOutputs(int64_t batch_size, const Graph& graph) {
   return Status::Ok();
 }
 
-}  // namespace
-
-Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& options, Graph* graph) {
+// ImportAndOptimize with the inputs' shapes given by position (a dynamic_input shape set).
+Status ImportWithShapes(const std::string& onnx_path, const CompileOptions& options,
+                        const std::vector<Shape>& input_shape_list, Graph* graph) {
   ImportOptions import;
   import.input_shapes = options.input_shapes;
+  import.input_shape_list = input_shape_list;
   import.inputs = options.inputs;
   import.outputs = options.outputs;
   import.batch_size = options.batch_size;
@@ -115,6 +117,13 @@ Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& opt
   NPURT_RETURN_IF_ERROR(graph->InferShapes());
   return CheckBatchedOutputs(options.batch_size, *graph);
 }
+
+}  // namespace
+
+Status ImportAndOptimize(const std::string& onnx_path, const CompileOptions& options, Graph* graph) {
+  return ImportWithShapes(onnx_path, options, {}, graph);
+}
+
 
 namespace {
 
@@ -282,6 +291,89 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   return Status::Ok();
 }
 
+namespace {
+
+constexpr size_t kMaxShapeSets = 512;  // RKNN_MAX_DYNAMIC_SHAPE_NUM
+
+int64_t InputElements(const std::vector<Shape>& set) {
+  int64_t n = 0;
+  for (const Shape& s : set) n += NumElements(s);
+  return n;
+}
+
+// The quantized graph of the largest shape set, with set k's input shapes: every tensor the float
+// import of set k also has must come out with the same shape, or a shape is baked into the graph
+// (a folded constant) and the set cannot share the quantized graph.
+Status ReshapeQuantizedGraph(const Graph& quantized, const Graph& float_k, size_t k, Graph* out) {
+  *out = quantized;
+  for (size_t i = 0; i < out->inputs().size(); ++i) {
+    out->tensors()[out->inputs()[i].tensor].shape = float_k.tensors()[float_k.inputs()[i].tensor].shape;
+  }
+  Status s = out->InferShapes();
+  if (!s.ok()) return NPURT_ERROR(kParamInvalid, "dynamic input set %zu: %s", k, s.message().c_str());
+  std::map<std::string, const IrTensor*> float_tensors;
+  for (const IrNode& n : float_k.nodes()) {
+    for (int o : n.outputs) float_tensors[float_k.tensors()[o].name] = &float_k.tensors()[o];
+  }
+  // The tensors the nodes write (fusion leaves dead tensors behind, with their old shapes).
+  for (const IrNode& n : out->nodes()) {
+    for (int o : n.outputs) {
+      const IrTensor& t = out->tensors()[o];
+      auto it = float_tensors.find(t.name);
+      if (it == float_tensors.end() || it->second->shape == t.shape) continue;
+      return NPURT_ERROR(kParamInvalid,
+                         "dynamic input set %zu: tensor '%s' would be %s in the quantized model but is %s in this "
+                         "set's float model (a shape computed at conversion); quantize each shape as its own model",
+                         k, t.name.c_str(), ShapeToString(t.shape).c_str(), ShapeToString(it->second->shape).c_str());
+    }
+  }
+  return Status::Ok();
+}
+
+Status CompileDynamic(const std::string& onnx_path, const CompileOptions& options, std::vector<uint8_t>* model,
+                      BuildReport* report) {
+  const std::vector<std::vector<Shape>>& sets = options.dynamic_input;
+  if (sets.size() > kMaxShapeSets) {
+    return NPURT_ERROR(kParamInvalid, "%zu dynamic input sets, at most %zu", sets.size(), kMaxShapeSets);
+  }
+  size_t largest = 0;
+  for (size_t k = 0; k < sets.size(); ++k) {
+    for (size_t j = 0; j < k; ++j) {
+      if (sets[j] == sets[k]) return NPURT_ERROR(kParamInvalid, "dynamic input sets %zu and %zu are the same", j, k);
+    }
+    if (InputElements(sets[k]) > InputElements(sets[largest])) largest = k;
+  }
+  std::vector<Graph> graphs(sets.size());
+  for (size_t k = 0; k < sets.size(); ++k) {
+    Status s = ImportWithShapes(onnx_path, options, sets[k], &graphs[k]);
+    if (!s.ok()) return Status(s.code(), "dynamic input set " + std::to_string(k) + ": " + s.message());
+  }
+  EmitOptions emit;
+  emit.target_platform = options.target_platform;
+  emit.custom_string = options.custom_string;
+  if (options.quantize) {
+    // Build quantizes the largest set's graph in place (its own emitted file is not needed).
+    std::vector<uint8_t> largest_model;
+    NPURT_RETURN_IF_ERROR(Build(options, &graphs[largest], &largest_model, report));
+    for (size_t k = 0; k < sets.size(); ++k) {
+      if (k == largest) continue;
+      Graph q;
+      NPURT_RETURN_IF_ERROR(ReshapeQuantizedGraph(graphs[largest], graphs[k], k, &q));
+      graphs[k] = std::move(q);
+    }
+  }
+  NPURT_RETURN_IF_ERROR(EmitDynamicModel(graphs, largest, emit, model));
+  // As for quantized models: a model that would not initialize is a conversion error.
+  std::shared_ptr<const Model> loaded;
+  std::unique_ptr<Context> context;
+  Status s = Model::Load(model->data(), model->size(), &loaded);
+  if (s.ok()) s = Context::Create(loaded, ContextOptions(), &context);
+  if (!s.ok()) return NPURT_ERROR(kFail, "internal error: the dynamic-shape model does not initialize: %s", s.message().c_str());
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status CompileOnnxFile(const std::string& onnx_path, const CompileOptions& options, std::vector<uint8_t>* model,
                        BuildReport* report) {
   if (FindTargetPlatform(options.target_platform) == nullptr) {
@@ -290,6 +382,7 @@ Status CompileOnnxFile(const std::string& onnx_path, const CompileOptions& optio
     return NPURT_ERROR(kParamInvalid, "unknown target platform '%s' (known: %s)", options.target_platform.c_str(),
                        names.c_str());
   }
+  if (!options.dynamic_input.empty()) return CompileDynamic(onnx_path, options, model, report);
   Graph graph;
   NPURT_RETURN_IF_ERROR(ImportAndOptimize(onnx_path, options, &graph));
   return Build(options, &graph, model, report);

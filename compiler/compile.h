@@ -36,6 +36,11 @@ struct CompileOptions {
   // this many frames per run; every output must then have it as its first dim. Calibration feeds each
   // sample to every batch slot.
   int64_t batch_size = 1;
+  // rknn-toolkit2's dynamic_input (`--dynamic-input`): input shape sets, each one full shape per model
+  // input in input order. The model is compiled once per set (weights shared) and the application picks a
+  // set with rknn_set_input_shapes. Quantization calibrates on the largest set (most input elements), as
+  // rknn-toolkit2 does, and every set uses its quantization parameters.
+  std::vector<std::vector<Shape>> dynamic_input;
 
   // INT8 (`npurt convert --quantize`, rknn-toolkit2's build(do_quantization=True)):
   // calibrate on the dataset file (rknn-toolkit2 format, compiler/quant/dataset.h),

@@ -3,6 +3,7 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include <algorithm>
+#include <map>
 
 #include "compiler/emit/target_platform.h"
 #include "format/model_file.h"
@@ -52,16 +53,47 @@ flatbuffers::Offset<fb::Attribute> EmitAttribute(flatbuffers::FlatBufferBuilder&
   return ab.Finish();
 }
 
-}  // namespace
 
-const char* ToolkitVersion() { return "npurt 0.1.0"; }
-
-Status EmitModel(const Graph& graph_in, const EmitOptions& options, std::vector<uint8_t>* file) {
-  const TargetPlatform* platform = FindTargetPlatform(options.target_platform);
-  if (platform == nullptr) {
-    return NPURT_ERROR(kParamInvalid, "unknown target platform '%s'", options.target_platform.c_str());
+// The weight section, shared by every graph of a model: a constant emitted
+// again with the same name and bytes (the same weight in another shape set)
+// is stored once.
+class WeightSection {
+ public:
+  uint64_t Add(const IrTensor& t) {
+    auto range = by_name_.equal_range(t.name);
+    for (auto it = range.first; it != range.second; ++it) {
+      const uint64_t offset = it->second;
+      if (offset + t.data.size() <= bytes_.size() &&
+          std::equal(t.data.begin(), t.data.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offset))) {
+        return offset;
+      }
+    }
+    const uint64_t offset = AlignUp(bytes_.size(), kWeightAlignment);
+    bytes_.resize(offset + t.data.size());
+    std::copy(t.data.begin(), t.data.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offset));
+    by_name_.emplace(t.name, offset);
+    return offset;
   }
-  Graph graph = graph_in;
+  std::vector<uint8_t>& Finish() {
+    bytes_.resize(AlignUp(bytes_.size(), kWeightAlignment));
+    return bytes_;
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::multimap<std::string, uint64_t> by_name_;
+};
+
+// One graph's tables in the FlatBuffers payload.
+struct GraphTables {
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Tensor>>> tensors;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Op>>> ops;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::IoTensor>>> inputs, outputs;
+  flatbuffers::Offset<fb::MemoryPlan> plan;
+};
+
+Status EmitGraph(const Graph& graph_in, const TargetPlatform* platform, flatbuffers::FlatBufferBuilder& b,
+                 WeightSection* weights, GraphTables* tables) {  Graph graph = graph_in;
   if (graph.inputs().empty() || graph.outputs().empty()) return NPURT_ERROR(kModelInvalid, "graph has no inputs or no outputs");
   // An output that is an input or a constant needs a node that writes it.
   std::vector<int> outputs = graph.outputs();
@@ -115,7 +147,6 @@ Status EmitModel(const Graph& graph_in, const EmitOptions& options, std::vector<
     et[outputs[i]].offset = i;
   }
   // Constants go to the weight section; the rest of the intermediates to the arena.
-  std::vector<uint8_t> weights;
   GreedyMemoryPlanner planner(kArenaAlignment);
   std::vector<std::pair<int, int>> planned;  // (ir tensor, planner id)
   for (int i = 0; i < num_ir; ++i) {
@@ -130,15 +161,12 @@ Status EmitModel(const Graph& graph_in, const EmitOptions& options, std::vector<
                            t.data.size(), static_cast<unsigned long long>(et[i].size));
       }
       et[i].storage = Storage::kConstant;
-      et[i].offset = AlignUp(weights.size(), kWeightAlignment);
-      weights.resize(et[i].offset + et[i].size);
-      std::copy(t.data.begin(), t.data.end(), weights.begin() + et[i].offset);
+      et[i].offset = weights->Add(t);
     } else if (et[i].storage == Storage::kArena) {
       if (et[i].first_use < 0) return NPURT_ERROR(kModelInvalid, "tensor '%s' is read but never written", t.name.c_str());
       planned.emplace_back(i, planner.AddBuffer(et[i].size, et[i].first_use, et[i].last_use));
     }
   }
-  weights.resize(AlignUp(weights.size(), kWeightAlignment));
   for (auto [ir, id] : planned) et[ir].offset = planner.GetOffset(id);
 
   // Compact tensor indices.
@@ -151,8 +179,6 @@ Status EmitModel(const Graph& graph_in, const EmitOptions& options, std::vector<
     }
   }
 
-  flatbuffers::FlatBufferBuilder b(1 << 16);
-  b.ForceDefaults(true);  // every field present: tools and tests can patch a model in place
   std::vector<flatbuffers::Offset<fb::Tensor>> fb_tensors;
   for (int i : kept) {
     const IrTensor& t = graph.tensors()[i];
@@ -212,14 +238,58 @@ Status EmitModel(const Graph& graph_in, const EmitOptions& options, std::vector<
   for (const IrInput& in : graph.inputs()) fb_inputs.push_back(emit_io(in.tensor, true, &in));
   for (int o : outputs) fb_outputs.push_back(emit_io(o, false, nullptr));
 
-  auto fb_plan = fb::CreateMemoryPlan(b, planner.GetArenaSize(), static_cast<uint32_t>(kArenaAlignment));
+  tables->plan = fb::CreateMemoryPlan(b, planner.GetArenaSize(), static_cast<uint32_t>(kArenaAlignment));
+  tables->tensors = b.CreateVector(fb_tensors);
+  tables->ops = b.CreateVector(fb_ops);
+  tables->inputs = b.CreateVector(fb_inputs);
+  tables->outputs = b.CreateVector(fb_outputs);
+  return Status::Ok();
+}
+
+// The model: `graphs[root]` in the root fields; with more than one graph, every graph as a shape set.
+Status EmitGraphs(const std::vector<const Graph*>& graphs, size_t root, const EmitOptions& options,
+                  std::vector<uint8_t>* file) {
+  const TargetPlatform* platform = FindTargetPlatform(options.target_platform);
+  if (platform == nullptr) {
+    return NPURT_ERROR(kParamInvalid, "unknown target platform '%s'", options.target_platform.c_str());
+  }
+  flatbuffers::FlatBufferBuilder b(1 << 16);
+  b.ForceDefaults(true);  // every field present: tools and tests can patch a model in place
+  WeightSection weights;
+  GraphTables main;
+  NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[root], platform, b, &weights, &main));
+  std::vector<flatbuffers::Offset<fb::ShapeSet>> sets;
+  for (size_t k = 0; graphs.size() > 1 && k < graphs.size(); ++k) {
+    GraphTables t;
+    NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[k], platform, b, &weights, &t));
+    sets.push_back(fb::CreateShapeSet(b, t.tensors, t.ops, t.inputs, t.outputs, t.plan));
+  }
+  std::vector<uint8_t>& bytes = weights.Finish();
   auto model = fb::CreateModel(b, b.CreateString(ToolkitVersion()), b.CreateString(options.target_platform),
                                b.CreateString(options.framework), b.CreateString(options.custom_string),
-                               b.CreateVector(fb_tensors), b.CreateVector(fb_ops), b.CreateVector(fb_inputs),
-                               b.CreateVector(fb_outputs), fb_plan, weights.size());
+                               main.tensors, main.ops, main.inputs, main.outputs, main.plan, bytes.size(),
+                               b.CreateVector(sets));
   fb::FinishModelBuffer(b, model);
-  *file = AssembleModelFile(b.GetBufferPointer(), b.GetSize(), weights.data(), weights.size());
+  *file = AssembleModelFile(b.GetBufferPointer(), b.GetSize(), bytes.data(), bytes.size());
   return Status::Ok();
+}
+
+}  // namespace
+
+const char* ToolkitVersion() { return "npurt 0.1.0"; }
+
+Status EmitModel(const Graph& graph, const EmitOptions& options, std::vector<uint8_t>* file) {
+  return EmitGraphs({&graph}, 0, options, file);
+}
+
+Status EmitDynamicModel(const std::vector<Graph>& shape_sets, size_t root, const EmitOptions& options,
+                        std::vector<uint8_t>* file) {
+  if (shape_sets.empty() || root >= shape_sets.size()) {
+    return NPURT_ERROR(kParamInvalid, "a dynamic-shape model needs shape sets and a root among them");
+  }
+  std::vector<const Graph*> graphs;
+  for (const Graph& g : shape_sets) graphs.push_back(&g);
+  return EmitGraphs(graphs, root, options, file);
 }
 
 }  // namespace compiler

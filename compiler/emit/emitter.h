@@ -22,6 +22,13 @@ struct EmitOptions {
 // `graph` must have shapes (InferShapes). Fails with kModelInvalid naming the problem.
 Status EmitModel(const Graph& graph, const EmitOptions& options, std::vector<uint8_t>* file);
 
+// A dynamic-shape model: one graph per input shape set, in the order the
+// application will see them (RKNN_QUERY_INPUT_DYNAMIC_RANGE), sharing one
+// weight section (a constant with the same name and bytes is stored once);
+// `shape_sets[root]` is also the graph a context starts with.
+Status EmitDynamicModel(const std::vector<Graph>& shape_sets, size_t root, const EmitOptions& options,
+                        std::vector<uint8_t>* file);
+
 // The toolkit version written into every model.
 const char* ToolkitVersion();
 

@@ -233,7 +233,16 @@ class Importer {
   }
 
   Status AddInputs() {
-    for (const auto& kv : options_.input_shapes) {
+    input_shapes_ = options_.input_shapes;
+    if (!options_.input_shape_list.empty()) {
+      const std::vector<std::string>& names = cut_inputs_.empty() ? model_inputs_ : options_.inputs;
+      if (options_.input_shape_list.size() != names.size()) {
+        return NPURT_ERROR(kParamInvalid, "%zu input shapes for a model with %zu inputs (%s)",
+                           options_.input_shape_list.size(), names.size(), JoinNames(names).c_str());
+      }
+      for (size_t i = 0; i < names.size(); ++i) input_shapes_[names[i]] = options_.input_shape_list[i];
+    }
+    for (const auto& kv : input_shapes_) {
       const bool is_input = cut_inputs_.empty() ? IsModelInput(kv.first) : cut_inputs_.count(kv.first) > 0;
       if (!is_input) {
         return NPURT_ERROR(kParamInvalid, "input shape given for '%s', which is not an input (inputs: %s)",
@@ -265,8 +274,8 @@ class Importer {
     Status s = onnx_import::OnnxTypeToDataType(tt.elem_type(), &dtype);
     if (!s.ok()) return Status(s.code(), "input '" + name + "': " + s.message());
     Shape shape;
-    auto given = options_.input_shapes.find(name);
-    if (given != options_.input_shapes.end()) {
+    auto given = input_shapes_.find(name);
+    if (given != input_shapes_.end()) {
       shape = given->second;
       if (tt.has_shape() && tt.shape().dim_size() != static_cast<int>(shape.size())) {
         return NPURT_ERROR(kParamInvalid, "input '%s' has %d dims %s, the given shape %s has %zu", name.c_str(),
@@ -316,8 +325,8 @@ class Importer {
     Shape declared_shape;
     DataType declared_type = DataType::kFloat32;
     const bool declared = DeclaredStatic(name, &declared_shape, &declared_type);
-    auto given = options_.input_shapes.find(name);
-    if (given != options_.input_shapes.end()) {
+    auto given = input_shapes_.find(name);
+    if (given != input_shapes_.end()) {
       shape = given->second;
       if (declared) dtype = declared_type;
     } else if (declared) {
@@ -326,7 +335,7 @@ class Importer {
     } else {
       // Import the model up to this tensor to learn its shape and type.
       ImportOptions sub;
-      sub.input_shapes = options_.input_shapes;
+      sub.input_shapes = input_shapes_;
       for (auto it = sub.input_shapes.begin(); it != sub.input_shapes.end();) {
         it = IsModelInput(it->first) ? std::next(it) : sub.input_shapes.erase(it);
       }
@@ -420,6 +429,7 @@ class Importer {
   const onnx::GraphProto& graph_proto_;
   const std::string label_;
   const ImportOptions& options_;
+  std::map<std::string, Shape> input_shapes_;  // options_.input_shapes, plus input_shape_list by name
   Graph* graph_;
   int opset_ = 0;
   std::unordered_map<std::string, const onnx::TensorProto*> initializers_;

@@ -24,6 +24,9 @@ namespace compiler {
 struct ImportOptions {
   // Input name -> full shape; required for inputs with dynamic or named dims.
   std::map<std::string, Shape> input_shapes;
+  // Full shapes by input position (the model's inputs, or `inputs` when cutting), as rknn-toolkit2's
+  // input_size_list and dynamic_input give them; they override `input_shapes`.
+  std::vector<Shape> input_shape_list;
   // Cut a subgraph: these tensors become the graph inputs / outputs, in this
   // order (empty: the model's own). Only what the outputs need is imported.
   std::vector<std::string> inputs;

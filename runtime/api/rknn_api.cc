@@ -4,7 +4,6 @@
 #include "rknn_api.h"
 
 #include <cstring>
-#include <initializer_list>
 #include <new>
 #include <string>
 #include <vector>
@@ -80,10 +79,10 @@ void CopyName(char* dst, size_t cap, const std::string& src) {
   dst[n] = '\0';
 }
 
-void FillAttr(const Model& model, bool is_input, uint32_t index, AttrView view, rknn_tensor_attr* attr) {
-  const IoDesc& io = is_input ? model.inputs()[index] : model.outputs()[index];
-  const TensorDesc& t = model.tensors()[io.tensor];
-  const IoAttr a = DescribeIo(model, is_input, static_cast<int>(index), view);
+void FillAttr(const ModelGraph& graph, bool is_input, uint32_t index, AttrView view, rknn_tensor_attr* attr) {
+  const IoDesc& io = is_input ? graph.inputs[index] : graph.outputs[index];
+  const TensorDesc& t = graph.tensors[io.tensor];
+  const IoAttr a = DescribeIo(graph, is_input, static_cast<int>(index), view);
   std::memset(attr, 0, sizeof(*attr));
   attr->index = index;
   attr->n_dims = static_cast<uint32_t>(a.dims.size());
@@ -103,18 +102,100 @@ void FillAttr(const Model& model, bool is_input, uint32_t index, AttrView view, 
   attr->h_stride = 0;
 }
 
-int QueryAttr(const Model& model, bool is_input, AttrView view, void* info, uint32_t size) {
+// `graph`: the model's first for the plain queries, the context's current one for RKNN_QUERY_CURRENT_*.
+int QueryAttr(const ModelGraph& graph, bool is_input, AttrView view, void* info, uint32_t size) {
   if (size < sizeof(rknn_tensor_attr)) {
     return Fail("rknn_query", StatusCode::kParamInvalid, "info size is smaller than sizeof(rknn_tensor_attr)");
   }
   rknn_tensor_attr* attr = static_cast<rknn_tensor_attr*>(info);
-  const size_t count = is_input ? model.inputs().size() : model.outputs().size();
+  const size_t count = is_input ? graph.inputs.size() : graph.outputs.size();
   if (attr->index >= count) {
     return Fail("rknn_query", NPURT_ERROR(kParamInvalid, "%s index %u out of range (model has %zu)",
                                           is_input ? "input" : "output", attr->index, count));
   }
-  FillAttr(model, is_input, attr->index, view, attr);
+  FillAttr(graph, is_input, attr->index, view, attr);
   return RKNN_SUCC;
+}
+
+// RKNN_QUERY_INPUT_DYNAMIC_RANGE: input `range->index`'s shape in every shape set, in its attr's layout.
+int QueryDynamicRange(const Model& m, void* info, uint32_t size) {
+  if (size < sizeof(rknn_input_range)) {
+    return Fail("rknn_query", StatusCode::kParamInvalid, "info size is smaller than sizeof(rknn_input_range)");
+  }
+  if (!m.dynamic()) {
+    NPURT_LOG(kWarning, "rknn_query: RKNN_QUERY_INPUT_DYNAMIC_RANGE on a static-shape model");
+    return RKNN_ERR_MODEL_INVALID;
+  }
+  auto* range = static_cast<rknn_input_range*>(info);
+  const uint32_t index = range->index;
+  if (index >= m.inputs().size()) {
+    return Fail("rknn_query", NPURT_ERROR(kParamInvalid, "input index %u out of range (model has %zu)", index,
+                                          m.inputs().size()));
+  }
+  std::memset(range, 0, sizeof(*range));
+  range->index = index;
+  range->shape_number = static_cast<uint32_t>(m.shape_sets().size());
+  for (size_t s = 0; s < m.shape_sets().size(); ++s) {
+    const IoAttr a = DescribeIo(m.shape_sets()[s], true, static_cast<int>(index), AttrView::kNormal);
+    range->fmt = static_cast<rknn_tensor_format>(a.fmt);
+    range->n_dims = static_cast<uint32_t>(a.dims.size());
+    for (size_t d = 0; d < a.dims.size() && d < RKNN_MAX_DIMS; ++d) {
+      range->dyn_range[s][d] = static_cast<uint32_t>(a.dims[d]);
+    }
+  }
+  CopyName(range->name, RKNN_MAX_NAME_LEN, m.tensors()[m.inputs()[index].tensor].name);
+  return RKNN_SUCC;
+}
+
+// The model-layout shape that attr->dims describe in attr->fmt (NHWC dims of a 4-D input are reordered).
+bool ShapeOfAttr(const rknn_tensor_attr& attr, Shape* shape) {
+  if (attr.n_dims == 0 || attr.n_dims > RKNN_MAX_DIMS) return false;
+  shape->assign(attr.dims, attr.dims + attr.n_dims);
+  if (attr.fmt == RKNN_TENSOR_NHWC && attr.n_dims == 4) *shape = {(*shape)[0], (*shape)[3], (*shape)[1], (*shape)[2]};
+  return attr.fmt == RKNN_TENSOR_NHWC || attr.fmt == RKNN_TENSOR_NCHW || attr.fmt == RKNN_TENSOR_UNDEFINED;
+}
+
+// rknn_set_input_shapes: the shape set whose inputs all have the shapes the attrs give.
+int SetInputShapes(const char* api, Context& ctx, uint32_t n_inputs, const rknn_tensor_attr* attr) {
+  const Model& m = ctx.model();
+  if (!m.dynamic()) {
+    return Fail(api, StatusCode::kFail,
+                "the model has static shapes (convert it with --dynamic-input for shape sets)");
+  }
+  const size_t count = m.inputs().size();
+  if (n_inputs != count) {
+    return Fail(api, NPURT_ERROR(kParamInvalid, "%u input shapes for a model with %zu inputs (give all of them)",
+                                 n_inputs, count));
+  }
+  std::vector<Shape> wanted(count);
+  std::vector<bool> given(count, false);
+  for (uint32_t i = 0; i < n_inputs; ++i) {
+    const uint32_t index = attr[i].index;
+    if (index >= count || given[index]) {
+      return Fail(api, NPURT_ERROR(kParamInvalid, "attr[%u].index %u is out of range or repeated", i, index));
+    }
+    if (!ShapeOfAttr(attr[i], &wanted[index])) {
+      return Fail(api, NPURT_ERROR(kParamInvalid, "attr[%u]: %u dims in format %s (expected NHWC for 4-D inputs, "
+                                                  "NCHW or UNDEFINED)", i, attr[i].n_dims,
+                                   get_format_string(attr[i].fmt)));
+    }
+    given[index] = true;
+  }
+  for (size_t s = 0; s < m.shape_sets().size(); ++s) {
+    const ModelGraph& g = m.shape_sets()[s];
+    bool match = true;
+    for (size_t i = 0; i < count && match; ++i) match = g.tensors[g.inputs[i].tensor].shape == wanted[i];
+    if (!match) continue;
+    Status st = ctx.SetShapeSet(s);
+    return st.ok() ? RKNN_SUCC : Fail(api, st);
+  }
+  std::string sets;
+  for (const ModelGraph& g : m.shape_sets()) {
+    sets += (sets.empty() ? "" : ", ") + ShapeToString(g.tensors[g.inputs[0].tensor].shape);
+  }
+  return Fail(api, NPURT_ERROR(kParamInvalid, "no shape set of the model has these input shapes (input 0 %s; "
+                                              "the model's sets for input 0, NCHW: %s)",
+                               ShapeToString(wanted[0]).c_str(), sets.c_str()));
 }
 
 void LogModelInfo(const Model& m) {
@@ -122,8 +203,9 @@ void LogModelInfo(const Model& m) {
   NPURT_LOG(kInfo, "RKNN Driver Information, version: %s", kDriverVersion);
   NPURT_LOG(kInfo,
             "RKNN Model Information, version: %u, toolkit version: %s, target platform: %s, framework name: %s, "
-            "framework layout: NCHW, model inference type: static_shape",
-            m.format_version(), m.toolkit_version().c_str(), m.target_platform().c_str(), m.framework().c_str());
+            "framework layout: NCHW, model inference type: %s",
+            m.format_version(), m.toolkit_version().c_str(), m.target_platform().c_str(), m.framework().c_str(),
+            m.dynamic() ? "dynamic_shape" : "static_shape");
 }
 
 
@@ -240,16 +322,17 @@ int rknn_query(rknn_context context, rknn_query_cmd cmd, void* info, uint32_t si
         num->n_output = static_cast<uint32_t>(m.outputs().size());
         return RKNN_SUCC;
       }
-      case RKNN_QUERY_INPUT_ATTR:
-      case RKNN_QUERY_CURRENT_INPUT_ATTR: return QueryAttr(m, true, AttrView::kNormal, info, size);
-      case RKNN_QUERY_OUTPUT_ATTR:
-      case RKNN_QUERY_CURRENT_OUTPUT_ATTR: return QueryAttr(m, false, AttrView::kNormal, info, size);
-      case RKNN_QUERY_NATIVE_INPUT_ATTR:
-      case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR: return QueryAttr(m, true, AttrView::kNative, info, size);
-      case RKNN_QUERY_NATIVE_OUTPUT_ATTR:
-      case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR: return QueryAttr(m, false, AttrView::kNative, info, size);
-      case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR: return QueryAttr(m, true, AttrView::kNativeNhwc, info, size);
-      case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return QueryAttr(m, false, AttrView::kNativeNhwc, info, size);
+      // A dynamic-shape model's plain queries report its largest shape set, CURRENT_* the one set last.
+      case RKNN_QUERY_INPUT_ATTR: return QueryAttr(m.graph(), true, AttrView::kNormal, info, size);
+      case RKNN_QUERY_CURRENT_INPUT_ATTR: return QueryAttr(ctx.graph(), true, AttrView::kNormal, info, size);
+      case RKNN_QUERY_OUTPUT_ATTR: return QueryAttr(m.graph(), false, AttrView::kNormal, info, size);
+      case RKNN_QUERY_CURRENT_OUTPUT_ATTR: return QueryAttr(ctx.graph(), false, AttrView::kNormal, info, size);
+      case RKNN_QUERY_NATIVE_INPUT_ATTR: return QueryAttr(m.graph(), true, AttrView::kNative, info, size);
+      case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR: return QueryAttr(ctx.graph(), true, AttrView::kNative, info, size);
+      case RKNN_QUERY_NATIVE_OUTPUT_ATTR: return QueryAttr(m.graph(), false, AttrView::kNative, info, size);
+      case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR: return QueryAttr(ctx.graph(), false, AttrView::kNative, info, size);
+      case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR: return QueryAttr(m.graph(), true, AttrView::kNativeNhwc, info, size);
+      case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return QueryAttr(m.graph(), false, AttrView::kNativeNhwc, info, size);
       case RKNN_QUERY_PERF_DETAIL: {
         if (int r = too_small(sizeof(rknn_perf_detail))) return r;
         if (!ctx.options().collect_perf) {
@@ -294,9 +377,7 @@ int rknn_query(rknn_context context, rknn_query_cmd cmd, void* info, uint32_t si
         CopyName(cs->string, sizeof(cs->string), m.custom_string());
         return RKNN_SUCC;
       }
-      case RKNN_QUERY_INPUT_DYNAMIC_RANGE:
-        NPURT_LOG(kWarning, "rknn_query: RKNN_QUERY_INPUT_DYNAMIC_RANGE on a static-shape model");
-        return RKNN_ERR_MODEL_INVALID;
+      case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return QueryDynamicRange(m, info, size);
       case RKNN_QUERY_DEVICE_MEM_INFO:
         return Fail("rknn_query", StatusCode::kParamInvalid,
                     "RKNN_QUERY_DEVICE_MEM_INFO exists only on RV1106/RV1103-class platforms");
@@ -496,24 +577,30 @@ int rknn_outputs_release(rknn_context context, uint32_t n_ouputs, rknn_output ou
   });
 }
 
-// Dynamic shapes are not implemented yet (the memory API is in rknn_mem_api.cc). Arguments are still checked like everywhere else; then the
-// call fails loudly instead of pretending to work.
-static int NotYet(const char* api, rknn_context ctx, std::initializer_list<const void*> required) {
-  return Guard(api, [&]() -> int {
-    if (!Lookup(api, ctx)) return RKNN_ERR_CTX_INVALID;
-    for (const void* p : required) {
-      if (p == nullptr) return Fail(api, StatusCode::kParamInvalid, "a required pointer argument is NULL");
+// The deprecated one-input form: a model with one input only.
+int rknn_set_input_shape(rknn_context context, rknn_tensor_attr* attr) {
+  return Guard("rknn_set_input_shape", [&]() -> int {
+    auto e = Lookup("rknn_set_input_shape", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    if (attr == nullptr) return Fail("rknn_set_input_shape", StatusCode::kParamInvalid, "attr is NULL");
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    const size_t count = e->context->model().inputs().size();
+    if (count != 1) {
+      return Fail("rknn_set_input_shape",
+                  NPURT_ERROR(kParamInvalid, "the model has %zu inputs: use rknn_set_input_shapes", count));
     }
-    return Fail(api, StatusCode::kFail,
-                "not implemented in this npurt version (dynamic shapes are planned)");
+    return SetInputShapes("rknn_set_input_shape", *e->context, 1, attr);
   });
 }
 
-int rknn_set_input_shape(rknn_context ctx, rknn_tensor_attr* attr) {
-  return NotYet("rknn_set_input_shape", ctx, {attr});
-}
-int rknn_set_input_shapes(rknn_context ctx, uint32_t, rknn_tensor_attr attr[]) {
-  return NotYet("rknn_set_input_shapes", ctx, {attr});
+int rknn_set_input_shapes(rknn_context context, uint32_t n_inputs, rknn_tensor_attr attr[]) {
+  return Guard("rknn_set_input_shapes", [&]() -> int {
+    auto e = Lookup("rknn_set_input_shapes", context);
+    if (!e) return RKNN_ERR_CTX_INVALID;
+    if (attr == nullptr) return Fail("rknn_set_input_shapes", StatusCode::kParamInvalid, "attr is NULL");
+    std::lock_guard<std::mutex> lock(e->context->mutex());
+    return SetInputShapes("rknn_set_input_shapes", *e->context, n_inputs, attr);
+  });
 }
 
 }  // extern "C"

@@ -71,7 +71,7 @@ class TeeProfiler final : public Profiler {
 }  // namespace
 
 Context::Context(std::shared_ptr<const Model> model, const ContextOptions& options)
-    : model_(std::move(model)), options_(options) {}
+    : model_(std::move(model)), options_(options), graph_(&model_->graph()), weights_(model_->weights()) {}
 
 Context::~Context() {
   if (worker_.joinable()) {
@@ -82,12 +82,9 @@ Context::~Context() {
     job_cv_.notify_all();
     worker_.join();  // the frame in flight finishes first
   }
-  if (arena_owned_) Unmap(arena_, model_->arena_size());
-  const Model& m = *model_;
-  for (size_t i = 0; i < input_buffers_.size(); ++i) Unmap(input_buffers_[i], m.tensors()[m.inputs()[i].tensor].size);
-  for (size_t i = 0; i < output_buffers_.size(); ++i) {
-    Unmap(output_buffers_[i], m.tensors()[m.outputs()[i].tensor].size);
-  }
+  if (arena_owned_) Unmap(arena_, model_->max_arena_size());
+  for (size_t i = 0; i < input_buffers_.size(); ++i) Unmap(input_buffers_[i], model_->max_io_bytes(true, i));
+  for (size_t i = 0; i < output_buffers_.size(); ++i) Unmap(output_buffers_[i], model_->max_io_bytes(false, i));
   for (void* p : user_outputs_) std::free(p);
 }
 
@@ -114,23 +111,50 @@ Status Context::Init() {
     NPURT_RETURN_IF_ERROR(device_memory_.Acquire(sizes.total_allocated - (options_.internal_outside ? 0 : sizes.internal),
                                                  "the model's weights and I/O"));
   }
-  // With the internal memory outside, arena tensors point nowhere until SetInternalMemory.
+  // With the internal memory outside, arena tensors point nowhere until SetInternalMemory. A
+  // dynamic-shape model's arena and I/O buffers fit its largest shape set.
+  const uint64_t arena_bytes = m.max_arena_size();
   if (!options_.internal_outside) {
-    NPURT_RETURN_IF_ERROR(arena_memory_.Acquire(m.arena_size(), "the model's arena"));
-    arena_ = MapZeroed(m.arena_size());
+    NPURT_RETURN_IF_ERROR(arena_memory_.Acquire(arena_bytes, "the model's arena"));
+    arena_ = MapZeroed(arena_bytes);
     if (arena_ == nullptr) {
-      return NPURT_ERROR(kMallocFail, "cannot allocate the %llu-byte arena",
-                         static_cast<unsigned long long>(m.arena_size()));
+      return NPURT_ERROR(kMallocFail, "cannot allocate the %llu-byte arena", static_cast<unsigned long long>(arena_bytes));
     }
     arena_owned_ = true;
     internal_set_ = true;
   }
   weights_set_ = !options_.weights_outside;
-  tensors_.resize(m.tensors().size());
-  input_buffers_.assign(m.inputs().size(), nullptr);
-  output_buffers_.assign(m.outputs().size(), nullptr);
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool is_input = pass == 0;
+    std::vector<uint8_t*>& buffers = is_input ? input_buffers_ : output_buffers_;
+    buffers.assign(is_input ? m.inputs().size() : m.outputs().size(), nullptr);
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      const uint64_t bytes = m.max_io_bytes(is_input, i);
+      buffers[i] = MapZeroed(bytes);
+      if (buffers[i] == nullptr) {
+        return NPURT_ERROR(kMallocFail, "cannot allocate %llu bytes for %s %zu", static_cast<unsigned long long>(bytes),
+                           is_input ? "input" : "output", i);
+      }
+    }
+  }
+  threads_ = ThreadPool::DefaultThreads();
+  // Every shape set's ops prepare now, so that rknn_set_input_shapes cannot meet a broken set later.
+  for (size_t k = 0; k < m.shape_sets().size(); ++k) {
+    Status s = BindGraph(m.shape_sets()[k]);
+    if (!s.ok()) return Status(s.code(), "shape set " + std::to_string(k) + ": " + s.message());
+  }
+  NPURT_RETURN_IF_ERROR(BindGraph(m.graph()));
+  input_set_.assign(m.inputs().size(), false);
+  input_bindings_.resize(m.inputs().size());
+  output_bindings_.resize(m.outputs().size());
+  return Status::Ok();
+}
+
+Status Context::BindGraph(const ModelGraph& g) {
+  graph_ = &g;
+  tensors_.assign(g.tensors.size(), Tensor());
   for (size_t i = 0; i < tensors_.size(); ++i) {
-    const TensorDesc& d = m.tensors()[i];
+    const TensorDesc& d = g.tensors[i];
     Tensor& t = tensors_[i];
     t.name = d.name;
     t.shape = d.shape;
@@ -140,25 +164,18 @@ Status Context::Init() {
     switch (d.storage) {
       case Storage::kConstant:
         // Ops never write constants (the model verifier rejects it), so sharing is safe.
-        t.data = const_cast<uint8_t*>(m.weights() + d.offset);
+        t.data = const_cast<uint8_t*>(weights_ + d.offset);
         t.constant = true;
         break;
       case Storage::kArena: t.data = arena_ != nullptr ? arena_ + d.offset : nullptr; break;
-      case Storage::kInput:
-      case Storage::kOutput: {
-        uint8_t* buf = MapZeroed(d.size);
-        if (buf == nullptr) return NPURT_ERROR(kMallocFail, "cannot allocate %llu bytes for '%s'",
-                                               static_cast<unsigned long long>(d.size), d.name.c_str());
-        (d.storage == Storage::kInput ? input_buffers_ : output_buffers_)[d.offset] = buf;
-        t.data = buf;
-        break;
-      }
+      case Storage::kInput: t.data = input_buffers_[d.offset]; break;
+      case Storage::kOutput: t.data = output_buffers_[d.offset]; break;
     }
   }
-  nodes_.resize(m.ops().size());
-  threads_ = ThreadPool::DefaultThreads();
+  nodes_.clear();
+  nodes_.resize(g.ops.size());
   for (size_t k = 0; k < nodes_.size(); ++k) {
-    const OpDesc& d = m.ops()[k];
+    const OpDesc& d = g.ops[k];
     OpNode& n = nodes_[k];
     n.threads = threads_;
     n.def = d.def;
@@ -168,25 +185,47 @@ Status Context::Init() {
     for (int o : d.outputs) n.outputs.push_back(&tensors_[o]);
   }
   NPURT_RETURN_IF_ERROR(PrepareNodes(&nodes_));
-  input_set_.assign(m.inputs().size(), false);
-  input_bindings_.resize(m.inputs().size());
-  output_bindings_.resize(m.outputs().size());
   if (LogEnabled(LogLevel::kLayer)) {
     profiler_ = std::make_unique<LayerDebugProfiler>(nodes_.size());
   } else if (options_.collect_perf) {
     profiler_ = std::make_unique<OpTimeProfiler>(nodes_.size());
   }
+  perf_detail_stale_ = true;
+  return Status::Ok();
+}
+
+Status Context::SetShapeSet(size_t index) {
+  static_cast<void>(WaitIdle());  // the frame in flight uses the current graph; its status waits for the next Run
+  if (options_.model_info_only) return InfoOnlyError();
+  const std::vector<ModelGraph>& sets = model_->shape_sets();
+  if (index >= sets.size()) {
+    return NPURT_ERROR(kParamInvalid, "shape set %zu out of range (the model has %zu)", index, sets.size());
+  }
+  if (graph_ == &sets[index]) return Status::Ok();
+  Status s = BindGraph(sets[index]);
+  if (!s.ok()) {
+    // The set's ops did not prepare (a corrupt model): stay on a graph that did.
+    static_cast<void>(BindGraph(model_->graph()));
+    return s;
+  }
+  // New sizes: what was set or bound for the old shapes no longer applies (as on the board).
+  input_set_.assign(input_set_.size(), false);
+  for (IoBinding& b : input_bindings_) b = IoBinding();
+  for (IoBinding& b : output_bindings_) b = IoBinding();
+  has_run_ = false;
+  previous_tensors_.clear();
+  previous_outputs_.clear();
+  frame_in_tensors_ = false;
   return Status::Ok();
 }
 
 Status Context::SetInputs(const std::vector<InputArg>& inputs) {
   static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
   if (options_.model_info_only) return InfoOnlyError();
-  const Model& m = *model_;
   for (const InputArg& in : inputs) {
-    if (in.index >= m.inputs().size()) {
+    if (in.index >= graph_->inputs.size()) {
       return NPURT_ERROR(kParamInvalid, "input index %u out of range (model has %zu inputs)", in.index,
-                         m.inputs().size());
+                         graph_->inputs.size());
     }
   }
   for (const InputArg& in : inputs) {
@@ -197,10 +236,9 @@ Status Context::SetInputs(const std::vector<InputArg>& inputs) {
 }
 
 Status Context::ResolveInputLayout(uint32_t index, bool pass_through, StatusCode error, HostBuffer* b) const {
-  const Model& m = *model_;
   if (pass_through) {
     // Pass-through data is already in the native layout and type.
-    const IoAttr native = DescribeIo(m, true, static_cast<int>(index), AttrView::kNative);
+    const IoAttr native = DescribeIo(*graph_, true, static_cast<int>(index), AttrView::kNative);
     if (b->dtype != native.dtype) {
       return Status(error, "input " + std::to_string(index) + ": pass_through needs " + DataTypeName(native.dtype) +
                                " data (the native type), got " + DataTypeName(b->dtype));
@@ -208,14 +246,14 @@ Status Context::ResolveInputLayout(uint32_t index, bool pass_through, StatusCode
     b->fmt = native.fmt;
     b->w_stride = native.w_stride;
     b->c2 = native.c2;
-  } else if (tensors_[m.inputs()[index].tensor].shape.size() == 4 && b->fmt == Layout::kNC1HWC2) {
+  } else if (tensors_[graph_->inputs[index].tensor].shape.size() == 4 && b->fmt == Layout::kNC1HWC2) {
     return Status(error, "input " + std::to_string(index) + ": NC1HWC2 data needs pass_through=1");
   }
   return Status::Ok();
 }
 
 Status Context::ImportOne(const InputArg& in) {
-  const IoDesc& io = model_->inputs()[in.index];
+  const IoDesc& io = graph_->inputs[in.index];
   HostBuffer src = in.buffer;
   NPURT_RETURN_IF_ERROR(ResolveInputLayout(in.index, in.pass_through, StatusCode::kInputInvalid, &src));
   Status s = ImportInput(src, io, !in.pass_through && in.normalize, &tensors_[io.tensor]);
@@ -226,17 +264,17 @@ Status Context::ImportOne(const InputArg& in) {
 Status Context::BindIo(bool is_input, uint32_t index, IoBinding binding) {
   static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
   if (options_.model_info_only) return InfoOnlyError();
-  const Model& m = *model_;
-  const size_t count = is_input ? m.inputs().size() : m.outputs().size();
+  const ModelGraph& g = *graph_;
+  const size_t count = is_input ? g.inputs.size() : g.outputs.size();
   const char* kind = is_input ? "input" : "output";
   if (index >= count) return NPURT_ERROR(kParamInvalid, "%s index %u out of range (model has %zu)", kind, index, count);
-  const IoDesc& io = is_input ? m.inputs()[index] : m.outputs()[index];
+  const IoDesc& io = is_input ? g.inputs[index] : g.outputs[index];
   const Tensor& t = tensors_[io.tensor];
   HostBuffer& b = binding.buffer;
   if (is_input) {
     NPURT_RETURN_IF_ERROR(ResolveInputLayout(index, binding.pass_through, StatusCode::kParamInvalid, &b));
   } else if (t.shape.size() == 4 && b.fmt == Layout::kNC1HWC2) {
-    const IoAttr native = DescribeIo(m, false, static_cast<int>(index), AttrView::kNative);
+    const IoAttr native = DescribeIo(g, false, static_cast<int>(index), AttrView::kNative);
     b.c2 = native.c2;
     if (b.w_stride == 0) b.w_stride = native.w_stride;
   }
@@ -272,12 +310,12 @@ Status Context::Run(Profiler* observer) {
   if (options_.async) {
     // The frame that just finished becomes "the previous frame": its outputs are kept apart, so this
     // frame can overwrite the output tensors while the application reads them.
-    const Model& m = *model_;
+    const std::vector<IoDesc>& outputs = graph_->outputs;
     if (previous_tensors_.empty()) {
-      previous_outputs_.resize(m.outputs().size());
-      previous_tensors_.resize(m.outputs().size());
-      for (size_t i = 0; i < m.outputs().size(); ++i) {
-        const Tensor& t = tensors_[m.outputs()[i].tensor];
+      previous_outputs_.resize(outputs.size());
+      previous_tensors_.resize(outputs.size());
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        const Tensor& t = tensors_[outputs[i].tensor];
         previous_outputs_[i].assign(t.bytes, 0);  // before the first frame ends: zeros, frame 0
         previous_tensors_[i] = t;
         previous_tensors_[i].data = previous_outputs_[i].data();
@@ -288,8 +326,8 @@ Status Context::Run(Profiler* observer) {
       if (!previous.ok()) {
         return Status(previous.code(), "frame " + std::to_string(frames_) + " failed: " + previous.message());
       }
-      for (size_t i = 0; i < m.outputs().size(); ++i) {
-        const Tensor& t = tensors_[m.outputs()[i].tensor];
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        const Tensor& t = tensors_[outputs[i].tensor];
         std::memcpy(previous_outputs_[i].data(), t.data, t.bytes);
       }
       output_frame_ = frames_;
@@ -355,7 +393,7 @@ Status Context::ExportBoundOutputs() {
   for (size_t i = 0; i < output_bindings_.size(); ++i) {
     const IoBinding& b = output_bindings_[i];
     if (b.buffer.data == nullptr) continue;
-    Status s = ExportOutput(tensors_[model_->outputs()[i].tensor], b.buffer);
+    Status s = ExportOutput(tensors_[graph_->outputs[i].tensor], b.buffer);
     if (!s.ok()) return Status(s.code(), "output " + std::to_string(i) + ": " + s.message());
   }
   return Status::Ok();
@@ -399,14 +437,14 @@ const std::string& Context::perf_detail() {
 }
 
 uint64_t Context::OutputBytes(uint32_t index, bool want_float) const {
-  const IoDesc& io = model_->outputs()[index];
-  const TensorDesc& t = model_->tensors()[io.tensor];
+  const IoDesc& io = graph_->outputs[index];
+  const TensorDesc& t = graph_->tensors[io.tensor];
   const DataType type = want_float ? DataType::kFloat32 : io.dtype;
   return static_cast<uint64_t>(NumElements(t.shape)) * DataTypeSize(type);
 }
 
 Status Context::GetOutput(uint32_t index, bool want_float, void* dst, size_t dst_size) const {
-  const IoDesc& io = model_->outputs()[index];
+  const IoDesc& io = graph_->outputs[index];
   if (options_.async) {
     HostBuffer out;
     out.data = dst;
@@ -440,13 +478,13 @@ bool Context::FreeUserOutput(void* buf) {
 Status Context::SetInternalMemory(uint8_t* data, uint64_t size, std::shared_ptr<void> keep_alive) {
   static_cast<void>(WaitIdle());  // a frame in flight reads these tensors; its status waits for the next Run
   if (options_.model_info_only) return InfoOnlyError();
-  const Model& m = *model_;
-  NPURT_RETURN_IF_ERROR(CheckGivenMemory("internal", data, size, m.arena_size(), "total_internal_size"));
+  const uint64_t arena_bytes = model_->max_arena_size();
+  NPURT_RETURN_IF_ERROR(CheckGivenMemory("internal", data, size, arena_bytes, "total_internal_size"));
   for (size_t i = 0; i < tensors_.size(); ++i) {
-    const TensorDesc& d = m.tensors()[i];
+    const TensorDesc& d = graph_->tensors[i];
     if (d.storage == Storage::kArena) tensors_[i].data = data + d.offset;
   }
-  if (arena_owned_) Unmap(arena_, m.arena_size());
+  if (arena_owned_) Unmap(arena_, arena_bytes);
   arena_owned_ = false;
   arena_memory_.Reset();
   arena_ = data;
@@ -463,9 +501,10 @@ Status Context::SetWeightMemory(uint8_t* data, uint64_t size, std::shared_ptr<vo
   // As the NPU driver does: the weights are copied into the given memory, and the ops read them there.
   if (m.weights_size() > 0) std::memcpy(data, m.weights(), m.weights_size());
   for (size_t i = 0; i < tensors_.size(); ++i) {
-    const TensorDesc& d = m.tensors()[i];
+    const TensorDesc& d = graph_->tensors[i];
     if (d.storage == Storage::kConstant) tensors_[i].data = data + d.offset;
   }
+  weights_ = data;
   weight_owner_ = std::move(keep_alive);
   weights_set_ = true;
   return Status::Ok();
@@ -474,11 +513,10 @@ Status Context::SetWeightMemory(uint8_t* data, uint64_t size, std::shared_ptr<vo
 MemorySizes Context::memory_sizes() const {
   MemorySizes s;
   s.weights = model_->weights_size();
-  s.internal = model_->arena_size();
+  s.internal = model_->max_arena_size();
   uint64_t io = 0;
-  for (const TensorDesc& t : model_->tensors()) {
-    if (t.storage == Storage::kInput || t.storage == Storage::kOutput) io += t.size;
-  }
+  for (size_t i = 0; i < model_->inputs().size(); ++i) io += model_->max_io_bytes(true, i);
+  for (size_t i = 0; i < model_->outputs().size(); ++i) io += model_->max_io_bytes(false, i);
   // A duplicate shares its weights with the first context: counted once. Memory the application gives
   // (MEM_ALLOC_OUTSIDE, INTERNAL_ALLOC_OUTSIDE) is the application's.
   const bool own_weights = !options_.shares_weights && !options_.weights_outside;

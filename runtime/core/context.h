@@ -107,6 +107,12 @@ class Context {
   // The frame whose outputs GetOutput returns: the last run (sync), the previous frame (async; 0: none).
   uint64_t output_frame() const { return output_frame_; }
 
+  // Dynamic-shape models: runs shape set `index` of the model from now on (rknn_set_input_shapes).
+  // Inputs must be set and rknn_set_io_mem bindings made again, for the new sizes.
+  Status SetShapeSet(size_t index);
+  // The graph the context runs: the model's first, or the shape set chosen last.
+  const ModelGraph& graph() const { return *graph_; }
+
   MemorySizes memory_sizes() const;
   bool has_run() const { return has_run_; }
   int64_t last_run_us() const { return last_run_us_; }
@@ -122,6 +128,8 @@ class Context {
  private:
   Context(std::shared_ptr<const Model> model, const ContextOptions& options);
   Status Init();
+  // Points the tensors at the weights, the arena and the I/O buffers as `g` lays them out and prepares its ops.
+  Status BindGraph(const ModelGraph& g);
   Status ImportOne(const InputArg& in);
   // Pass-through data takes the native layout (its type must be the native one); NC1HWC2 needs it.
   // Errors carry `error` (kInputInvalid for rknn_inputs_set, kParamInvalid for rknn_set_io_mem).
@@ -133,6 +141,8 @@ class Context {
   std::shared_ptr<const Model> model_;
   ContextOptions options_;
   std::mutex mutex_;
+  const ModelGraph* graph_ = nullptr;
+  const uint8_t* weights_ = nullptr;  // the model's weights, or the application's copy (SetWeightMemory)
 
   uint8_t* arena_ = nullptr;
   std::vector<uint8_t*> input_buffers_;

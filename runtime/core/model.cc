@@ -8,8 +8,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <new>
+#include <string>
 
 #include "format/model_file.h"
 #include "format/model_generated.h"
@@ -58,6 +60,7 @@ Status VerifyQuantInfo(const TensorDesc& t) {
 }
 
 constexpr int kMaxRank = 16;                          // RKNN_MAX_DIMS
+constexpr unsigned kMaxShapeSets = 512;               // RKNN_MAX_DYNAMIC_SHAPE_NUM
 constexpr uint64_t kMaxArenaBytes = 16ull << 30;       // a sanity bound, far above any real model
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
@@ -172,19 +175,13 @@ Status Model::Load(const void* data, size_t size, std::shared_ptr<const Model>* 
   return Status::Ok();
 }
 
-Status Model::Decode(const void* fb_model_ptr) {
-  const fb::Model* m = static_cast<const fb::Model*>(fb_model_ptr);
-  toolkit_version_ = Str(m->toolkit_version());
-  target_platform_ = Str(m->target_platform());
-  framework_ = Str(m->framework());
-  custom_string_ = Str(m->custom_string());
+namespace {
+
+// The graph tables of the root (fb::Model) or of a shape set (fb::ShapeSet): the same fields.
+template <typename Table>
+Status DecodeGraph(const Table* m, ModelGraph* g) {
   if (m->plan() == nullptr) return NPURT_ERROR(kModelInvalid, "model has no memory plan");
-  arena_size_ = m->plan()->arena_size();
-  if (m->weights_size() != weights_size_) {
-    return NPURT_ERROR(kModelInvalid, "model records %llu weight bytes but the file holds %llu",
-                       static_cast<unsigned long long>(m->weights_size()),
-                       static_cast<unsigned long long>(weights_size_));
-  }
+  g->arena_size = m->plan()->arena_size();
   if (m->tensors()) {
     for (const fb::Tensor* t : *m->tensors()) {
       TensorDesc d;
@@ -204,7 +201,7 @@ Status Model::Decode(const void* fb_model_ptr) {
         if (q->zero_point()) d.quant.zero_point.assign(q->zero_point()->begin(), q->zero_point()->end());
         d.quant.axis = q->axis();
       }
-      tensors_.push_back(std::move(d));
+      g->tensors.push_back(std::move(d));
     }
   }
   if (m->ops()) {
@@ -219,7 +216,7 @@ Status Model::Decode(const void* fb_model_ptr) {
       if (o->inputs()) d.inputs.assign(o->inputs()->begin(), o->inputs()->end());
       if (o->outputs()) d.outputs.assign(o->outputs()->begin(), o->outputs()->end());
       NPURT_RETURN_IF_ERROR(DecodeAttributes(o->attributes(), &d.attrs));
-      ops_.push_back(std::move(d));
+      g->ops.push_back(std::move(d));
     }
   }
   for (int pass = 0; pass < 2; ++pass) {
@@ -228,21 +225,101 @@ Status Model::Decode(const void* fb_model_ptr) {
     for (const fb::IoTensor* io : *list) {
       IoDesc d;
       NPURT_RETURN_IF_ERROR(DecodeIo(io, &d));
-      (pass == 0 ? inputs_ : outputs_).push_back(std::move(d));
+      (pass == 0 ? g->inputs : g->outputs).push_back(std::move(d));
     }
   }
   return Status::Ok();
 }
 
+// What the application sees of an input or output must not change with the shape set: only shapes may.
+bool SameIoContract(const IoDesc& a, const IoDesc& b) {
+  return a.fmt == b.fmt && a.dtype == b.dtype && a.native_fmt == b.native_fmt && a.native_dtype == b.native_dtype &&
+         a.native_c2 == b.native_c2 && a.native_w_align == b.native_w_align && a.mean == b.mean && a.std == b.std &&
+         a.channel_order == b.channel_order;
+}
+
+}  // namespace
+
+Status Model::Decode(const void* fb_model_ptr) {
+  const fb::Model* m = static_cast<const fb::Model*>(fb_model_ptr);
+  toolkit_version_ = Str(m->toolkit_version());
+  target_platform_ = Str(m->target_platform());
+  framework_ = Str(m->framework());
+  custom_string_ = Str(m->custom_string());
+  if (m->weights_size() != weights_size_) {
+    return NPURT_ERROR(kModelInvalid, "model records %llu weight bytes but the file holds %llu",
+                       static_cast<unsigned long long>(m->weights_size()),
+                       static_cast<unsigned long long>(weights_size_));
+  }
+  NPURT_RETURN_IF_ERROR(DecodeGraph(m, &graph_));
+  if (m->shape_sets()) {
+    if (m->shape_sets()->size() > kMaxShapeSets) {
+      return NPURT_ERROR(kModelInvalid, "model has %u shape sets, at most %u are allowed", m->shape_sets()->size(),
+                         kMaxShapeSets);
+    }
+    for (const fb::ShapeSet* set : *m->shape_sets()) {
+      ModelGraph g;
+      NPURT_RETURN_IF_ERROR(DecodeGraph(set, &g));
+      shape_sets_.push_back(std::move(g));
+    }
+  }
+  return Status::Ok();
+}
+
+uint64_t Model::max_arena_size() const {
+  uint64_t size = graph_.arena_size;
+  for (const ModelGraph& g : shape_sets_) size = std::max(size, g.arena_size);
+  return size;
+}
+
+uint64_t Model::max_io_bytes(bool is_input, size_t index) const {
+  uint64_t size = graph_.io_bytes(is_input, index);
+  for (const ModelGraph& g : shape_sets_) size = std::max(size, g.io_bytes(is_input, index));
+  return size;
+}
+
 Status Model::Verify() const {
-  const int num_tensors = static_cast<int>(tensors_.size());
-  if (inputs_.empty() || outputs_.empty()) return NPURT_ERROR(kModelInvalid, "model has no inputs or no outputs");
-  if (arena_size_ > kMaxArenaBytes) {
+  NPURT_RETURN_IF_ERROR(VerifyGraph(graph_));
+  for (size_t k = 0; k < shape_sets_.size(); ++k) {
+    const ModelGraph& g = shape_sets_[k];
+    Status s = VerifyGraph(g);
+    if (!s.ok()) return Status(s.code(), "shape set " + std::to_string(k) + ": " + s.message());
+    if (g.inputs.size() != graph_.inputs.size() || g.outputs.size() != graph_.outputs.size()) {
+      return NPURT_ERROR(kModelInvalid, "shape set %zu has %zu inputs and %zu outputs, the model %zu and %zu", k,
+                         g.inputs.size(), g.outputs.size(), graph_.inputs.size(), graph_.outputs.size());
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      const auto& mine = pass == 0 ? g.inputs : g.outputs;
+      const auto& root = pass == 0 ? graph_.inputs : graph_.outputs;
+      for (size_t i = 0; i < mine.size(); ++i) {
+        const TensorDesc& a = g.tensors[static_cast<size_t>(mine[i].tensor)];
+        const TensorDesc& b = graph_.tensors[static_cast<size_t>(root[i].tensor)];
+        if (!SameIoContract(mine[i], root[i]) || a.name != b.name || a.dtype != b.dtype ||
+            a.shape.size() != b.shape.size() || a.quant.scale != b.quant.scale ||
+            a.quant.zero_point != b.quant.zero_point) {
+          return NPURT_ERROR(kModelInvalid, "shape set %zu: %s %zu ('%s') differs from the model's in more than its shape",
+                             k, pass == 0 ? "input" : "output", i, a.name.c_str());
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status Model::VerifyGraph(const ModelGraph& g) const {
+  const std::vector<TensorDesc>& tensors = g.tensors;
+  const std::vector<OpDesc>& ops = g.ops;
+  const std::vector<IoDesc>& inputs = g.inputs;
+  const std::vector<IoDesc>& outputs = g.outputs;
+  const uint64_t arena_size = g.arena_size;
+  const int num_tensors = static_cast<int>(tensors.size());
+  if (inputs.empty() || outputs.empty()) return NPURT_ERROR(kModelInvalid, "model has no inputs or no outputs");
+  if (arena_size > kMaxArenaBytes) {
     return NPURT_ERROR(kModelInvalid, "arena of %llu bytes is implausibly large",
-                       static_cast<unsigned long long>(arena_size_));
+                       static_cast<unsigned long long>(arena_size));
   }
   // Tensors: shapes, sizes and storage bounds.
-  for (const TensorDesc& t : tensors_) {
+  for (const TensorDesc& t : tensors) {
     const char* name = t.name.c_str();
     if (t.shape.size() > kMaxRank) return NPURT_ERROR(kModelInvalid, "tensor '%s' has rank %zu > %d", name, t.shape.size(), kMaxRank);
     const int64_t n = NumElements(t.shape);
@@ -265,20 +342,20 @@ Status Model::Verify() const {
         }
         break;
       case Storage::kArena:
-        if (t.offset > arena_size_ || t.size > arena_size_ - t.offset || t.offset % 8 != 0) {
+        if (t.offset > arena_size || t.size > arena_size - t.offset || t.offset % 8 != 0) {
           return NPURT_ERROR(kModelInvalid, "tensor '%s' [%llu, +%llu) is misaligned or outside the %llu-byte arena",
                              name, static_cast<unsigned long long>(t.offset), static_cast<unsigned long long>(t.size),
-                             static_cast<unsigned long long>(arena_size_));
+                             static_cast<unsigned long long>(arena_size));
         }
         break;
       case Storage::kInput:
-        if (t.offset >= inputs_.size() || inputs_[t.offset].tensor != &t - tensors_.data()) {
+        if (t.offset >= inputs.size() || inputs[t.offset].tensor != &t - tensors.data()) {
           return NPURT_ERROR(kModelInvalid, "tensor '%s' claims input slot %llu, which is not its own", name,
                              static_cast<unsigned long long>(t.offset));
         }
         break;
       case Storage::kOutput:
-        if (t.offset >= outputs_.size() || outputs_[t.offset].tensor != &t - tensors_.data()) {
+        if (t.offset >= outputs.size() || outputs[t.offset].tensor != &t - tensors.data()) {
           return NPURT_ERROR(kModelInvalid, "tensor '%s' claims output slot %llu, which is not its own", name,
                              static_cast<unsigned long long>(t.offset));
         }
@@ -288,16 +365,16 @@ Status Model::Verify() const {
   }
   // I/O records point at tensors of the matching storage.
   for (int pass = 0; pass < 2; ++pass) {
-    const auto& list = pass == 0 ? inputs_ : outputs_;
+    const auto& list = pass == 0 ? inputs : outputs;
     const Storage want = pass == 0 ? Storage::kInput : Storage::kOutput;
     for (size_t i = 0; i < list.size(); ++i) {
       const IoDesc& io = list[i];
-      if (io.tensor < 0 || io.tensor >= num_tensors || tensors_[io.tensor].storage != want ||
-          tensors_[io.tensor].offset != i) {
+      if (io.tensor < 0 || io.tensor >= num_tensors || tensors[io.tensor].storage != want ||
+          tensors[io.tensor].offset != i) {
         return NPURT_ERROR(kModelInvalid, "%s %zu points at tensor %d, which is not that %s", pass ? "output" : "input",
                            i, io.tensor, pass ? "output" : "input");
       }
-      const Shape& shape = tensors_[io.tensor].shape;
+      const Shape& shape = tensors[io.tensor].shape;
       const int64_t channels = shape.size() == 4 ? shape[1] : 0;
       if (io.native_c2 < 1 || io.native_c2 > 64 || io.native_w_align < 1 || io.native_w_align > 64) {
         return NPURT_ERROR(kModelInvalid, "I/O tensor %d has native C2 %d / width alignment %d", io.tensor,
@@ -327,10 +404,10 @@ Status Model::Verify() const {
   std::vector<int> producer(num_tensors, -1);
   std::vector<int> last_use(num_tensors, -1);
   for (int t = 0; t < num_tensors; ++t) {
-    if (tensors_[t].storage == Storage::kConstant || tensors_[t].storage == Storage::kInput) producer[t] = -2;
+    if (tensors[t].storage == Storage::kConstant || tensors[t].storage == Storage::kInput) producer[t] = -2;
   }
-  for (size_t k = 0; k < ops_.size(); ++k) {
-    const OpDesc& op = ops_[k];
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const OpDesc& op = ops[k];
     const int n_in = static_cast<int>(op.inputs.size()), n_out = static_cast<int>(op.outputs.size());
     if (n_in < op.def->min_inputs || n_in > op.def->max_inputs || n_out < op.def->min_outputs ||
         n_out > op.def->max_outputs) {
@@ -342,7 +419,7 @@ Status Model::Verify() const {
       if (i < -1 || i >= num_tensors) return NPURT_ERROR(kModelInvalid, "op '%s' reads tensor %d of %d", op.name.c_str(), i, num_tensors);
       if (producer[i] == -1) {
         return NPURT_ERROR(kModelInvalid, "op '%s' reads tensor '%s' before anything writes it", op.name.c_str(),
-                           tensors_[i].name.c_str());
+                           tensors[i].name.c_str());
       }
       last_use[i] = static_cast<int>(k);
     }
@@ -350,35 +427,35 @@ Status Model::Verify() const {
       if (o < 0 || o >= num_tensors) return NPURT_ERROR(kModelInvalid, "op '%s' writes tensor %d of %d", op.name.c_str(), o, num_tensors);
       if (producer[o] != -1) {
         return NPURT_ERROR(kModelInvalid, "op '%s' writes tensor '%s', which is a constant, an input or already written",
-                           op.name.c_str(), tensors_[o].name.c_str());
+                           op.name.c_str(), tensors[o].name.c_str());
       }
       producer[o] = static_cast<int>(k);
       last_use[o] = std::max(last_use[o], static_cast<int>(k));
     }
   }
-  for (const IoDesc& io : outputs_) {
-    if (producer[io.tensor] < 0) return NPURT_ERROR(kModelInvalid, "output '%s' is never written", tensors_[io.tensor].name.c_str());
+  for (const IoDesc& io : outputs) {
+    if (producer[io.tensor] < 0) return NPURT_ERROR(kModelInvalid, "output '%s' is never written", tensors[io.tensor].name.c_str());
   }
   // The plan must never place two simultaneously live arena tensors on the same
   // bytes, and never asks for more than all of them side by side.
   std::vector<PlannedBuffer> buffers;
   uint64_t unshared = 0;
   for (int t = 0; t < num_tensors; ++t) {
-    if (tensors_[t].storage != Storage::kArena || producer[t] < 0) continue;
+    if (tensors[t].storage != Storage::kArena || producer[t] < 0) continue;
     PlannedBuffer b;
-    b.offset = tensors_[t].offset;
-    b.size = tensors_[t].size;
+    b.offset = tensors[t].offset;
+    b.size = tensors[t].size;
     b.first_use = producer[t];
     b.last_use = last_use[t];
     buffers.push_back(b);
     unshared += (b.size + 63) / 64 * 64;
   }
-  if (arena_size_ > unshared) {
+  if (arena_size > unshared) {
     return NPURT_ERROR(kModelInvalid, "arena of %llu bytes is larger than all its %llu tensor bytes together",
-                       static_cast<unsigned long long>(arena_size_), static_cast<unsigned long long>(unshared));
+                       static_cast<unsigned long long>(arena_size), static_cast<unsigned long long>(unshared));
   }
   std::string what;
-  if (PlanHasOverlap(buffers, arena_size_, &what)) return NPURT_ERROR(kModelInvalid, "memory plan is invalid: %s", what.c_str());
+  if (PlanHasOverlap(buffers, arena_size, &what)) return NPURT_ERROR(kModelInvalid, "memory plan is invalid: %s", what.c_str());
   return Status::Ok();
 }
 

@@ -52,6 +52,20 @@ struct IoDesc {
   std::vector<int> channel_order;
 };
 
+// One runnable graph: a static model's only one, or one input shape set of a
+// dynamic-shape model (all of them share the model's weights).
+struct ModelGraph {
+  std::vector<TensorDesc> tensors;
+  std::vector<OpDesc> ops;
+  std::vector<IoDesc> inputs;
+  std::vector<IoDesc> outputs;
+  uint64_t arena_size = 0;
+
+  uint64_t io_bytes(bool is_input, size_t index) const {
+    return tensors[static_cast<size_t>((is_input ? inputs : outputs)[index].tensor)].size;
+  }
+};
+
 class Model {
  public:
   // `size == 0`: `data` is a NUL-terminated path, mapped read-only.
@@ -61,13 +75,23 @@ class Model {
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
 
-  const std::vector<TensorDesc>& tensors() const { return tensors_; }
-  const std::vector<OpDesc>& ops() const { return ops_; }
-  const std::vector<IoDesc>& inputs() const { return inputs_; }
-  const std::vector<IoDesc>& outputs() const { return outputs_; }
+  // The graph a context starts with (a dynamic-shape model's largest shape set).
+  const ModelGraph& graph() const { return graph_; }
+  const std::vector<TensorDesc>& tensors() const { return graph_.tensors; }
+  const std::vector<OpDesc>& ops() const { return graph_.ops; }
+  const std::vector<IoDesc>& inputs() const { return graph_.inputs; }
+  const std::vector<IoDesc>& outputs() const { return graph_.outputs; }
+  uint64_t arena_size() const { return graph_.arena_size; }
   const uint8_t* weights() const { return weights_; }
   uint64_t weights_size() const { return weights_size_; }
-  uint64_t arena_size() const { return arena_size_; }
+
+  // Dynamic-shape models: every input shape set, in conversion order (empty for static models).
+  bool dynamic() const { return !shape_sets_.empty(); }
+  const std::vector<ModelGraph>& shape_sets() const { return shape_sets_; }
+  // What a context allocates so that every graph fits: the largest arena, and per input and
+  // output the largest buffer.
+  uint64_t max_arena_size() const;
+  uint64_t max_io_bytes(bool is_input, size_t index) const;
   const std::string& toolkit_version() const { return toolkit_version_; }
   const std::string& target_platform() const { return target_platform_; }
   const std::string& framework() const { return framework_; }
@@ -79,6 +103,7 @@ class Model {
   Model() = default;
   Status Decode(const void* fb_model);
   Status Verify() const;
+  Status VerifyGraph(const ModelGraph& g) const;
 
   // Backing bytes: either an mmap of the file or an owned aligned copy.
   uint8_t* bytes_ = nullptr;
@@ -87,13 +112,10 @@ class Model {
 
   const uint8_t* weights_ = nullptr;
   uint64_t weights_size_ = 0;
-  uint64_t arena_size_ = 0;
   uint32_t format_version_ = 0;
   std::string toolkit_version_, target_platform_, framework_, custom_string_;
-  std::vector<TensorDesc> tensors_;
-  std::vector<OpDesc> ops_;
-  std::vector<IoDesc> inputs_;
-  std::vector<IoDesc> outputs_;
+  ModelGraph graph_;
+  std::vector<ModelGraph> shape_sets_;
 };
 
 }  // namespace npurt

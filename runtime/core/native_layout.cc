@@ -7,9 +7,9 @@ uint32_t AlignUp(int64_t v, int a) { return static_cast<uint32_t>((v + a - 1) / 
 
 }  // namespace
 
-IoAttr DescribeIo(const Model& model, bool is_input, int index, AttrView view) {
-  const IoDesc& io = is_input ? model.inputs()[index] : model.outputs()[index];
-  const TensorDesc& t = model.tensors()[io.tensor];
+IoAttr DescribeIo(const ModelGraph& graph, bool is_input, int index, AttrView view) {
+  const IoDesc& io = is_input ? graph.inputs[index] : graph.outputs[index];
+  const TensorDesc& t = graph.tensors[io.tensor];
   IoAttr a;
   a.n_elems = static_cast<uint64_t>(NumElements(t.shape));
   a.c2 = io.native_c2;

@@ -23,7 +23,11 @@ struct IoAttr {
   int c2 = 1;                     // channel block for NC1HWC2
 };
 
-IoAttr DescribeIo(const Model& model, bool is_input, int index, AttrView view);
+IoAttr DescribeIo(const ModelGraph& graph, bool is_input, int index, AttrView view);
+// The model's first graph (a dynamic-shape model's largest shape set).
+inline IoAttr DescribeIo(const Model& model, bool is_input, int index, AttrView view) {
+  return DescribeIo(model.graph(), is_input, index, view);
+}
 
 // Byte offset of element (n, c, h, w) of a 4-D NCHW tensor stored in `fmt`
 // with row stride `w_stride` and channel block `c2`.

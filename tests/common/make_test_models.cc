@@ -1,5 +1,5 @@
 // Writes the fixture models (tests/common/test_models.h) into a directory:
-// conv_relu_pool.rknn and add_mul.rknn.
+// conv_relu_pool.rknn, add_mul.rknn and dynamic_conv_relu_pool.rknn (three shape sets).
 #include <cstdio>
 #include <string>
 #include <sys/stat.h>
@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
   ::mkdir(dir.c_str(), 0755);
   using namespace npurt::testing;
   if (!Write(dir + "/conv_relu_pool.rknn", EmitOrDie(ConvReluPoolGraph(), "rk3588", "fixture: conv_relu_pool")) ||
-      !Write(dir + "/add_mul.rknn", EmitOrDie(AddMulGraph()))) {
+      !Write(dir + "/add_mul.rknn", EmitOrDie(AddMulGraph())) ||
+      !Write(dir + "/dynamic_conv_relu_pool.rknn", DynamicConvReluPoolModel())) {
     std::fprintf(stderr, "cannot write models into %s\n", dir.c_str());
     return 1;
   }

@@ -15,7 +15,8 @@ namespace npurt {
 namespace testing {
 
 inline std::vector<std::vector<float>> RunModelFile(const std::vector<uint8_t>& file,
-                                                    const std::vector<std::vector<float>>& inputs) {
+                                                    const std::vector<std::vector<float>>& inputs,
+                                                    int shape_set = -1) {
   std::shared_ptr<const Model> model;
   Status s = Model::Load(file.data(), file.size(), &model);
   EXPECT_TRUE(s.ok()) << s.message();
@@ -24,6 +25,11 @@ inline std::vector<std::vector<float>> RunModelFile(const std::vector<uint8_t>& 
   s = Context::Create(model, ContextOptions(), &ctx);
   EXPECT_TRUE(s.ok()) << s.message();
   if (!s.ok()) return {};
+  if (shape_set >= 0) {
+    s = ctx->SetShapeSet(static_cast<size_t>(shape_set));
+    EXPECT_TRUE(s.ok()) << s.message();
+    if (!s.ok()) return {};
+  }
   std::vector<InputArg> args(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     args[i].index = static_cast<uint32_t>(i);

@@ -9,9 +9,11 @@
 namespace npurt {
 namespace testing {
 
-compiler::Graph ConvReluPoolGraph() {
+compiler::Graph ConvReluPoolGraph() { return ConvReluPoolGraph(4, 4); }
+
+compiler::Graph ConvReluPoolGraph(int64_t h, int64_t w_size) {
   compiler::Graph g;
-  const int x = g.AddTensor("x", {1, 3, 4, 4}, DataType::kFloat32);
+  const int x = g.AddTensor("x", {1, 3, h, w_size}, DataType::kFloat32);
   g.AddInput(x);
   std::vector<float> w(2 * 3 * 3 * 3, 0.0f);
   for (int o = 0; o < 2; ++o)
@@ -58,6 +60,21 @@ std::vector<uint8_t> EmitOrDie(const compiler::Graph& graph_in, const std::strin
   if (!s.ok()) {
     std::fprintf(stderr, "test model emission failed: %s\n", s.message().c_str());
     std::abort();  // test code only: a broken fixture must stop the test binary loudly
+  }
+  return file;
+}
+
+std::vector<uint8_t> DynamicConvReluPoolModel() {
+  std::vector<compiler::Graph> sets = {ConvReluPoolGraph(4, 4), ConvReluPoolGraph(8, 6), ConvReluPoolGraph(2, 2)};
+  Status s;
+  for (compiler::Graph& g : sets) {
+    if (s.ok()) s = g.InferShapes();
+  }
+  std::vector<uint8_t> file;
+  if (s.ok()) s = compiler::EmitDynamicModel(sets, 1, compiler::EmitOptions(), &file);
+  if (!s.ok()) {
+    std::fprintf(stderr, "test model emission failed: %s\n", s.message().c_str());
+    std::abort();  // test code only, as EmitOrDie
   }
   return file;
 }

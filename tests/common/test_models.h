@@ -17,6 +17,12 @@ namespace testing {
 // Weights: w[o][c][kh][kw] = (o + 1) * 0.1 for the centre tap, 0 elsewhere;
 // bias = {0.5, -100}. So y[0] = relu(0.1 * sum_c x[c] + 0.5), y[1] = 0 for small x.
 compiler::Graph ConvReluPoolGraph();
+// The same with x[1,3,h,w], y[1,2,h,w].
+compiler::Graph ConvReluPoolGraph(int64_t h, int64_t w);
+
+// ConvReluPoolGraph as a dynamic-shape model with the shape sets x[1,3,4,4],
+// x[1,3,8,6] (the largest: the graph a context starts with) and x[1,3,2,2].
+std::vector<uint8_t> DynamicConvReluPoolModel();
 
 // a[2,3] + b[2,3] -> sum[2,3]; sum * a -> prod[2,3]. Two inputs, two outputs.
 compiler::Graph AddMulGraph();

@@ -180,6 +180,113 @@ TEST(ConvertCli, QuantizedBatchModelMatchesTheBatchOneModelFrameByFrame) {
   }
 }
 
+// SmallConvModel's output for one frame of h x w pixels, by hand.
+Floats SmallConvOracleHw(const Floats& x, int64_t h, int64_t w) {
+  const size_t plane = static_cast<size_t>(h * w);
+  Floats want(2 * plane);
+  for (size_t p = 0; p < plane; ++p) {
+    want[p] = std::max(x[p] + x[plane + p] + x[2 * plane + p], 0.0f);
+    want[plane + p] = std::max(-x[p] + 0.5f, 0.0f);
+  }
+  return want;
+}
+
+Floats FrameOf(int64_t h, int64_t w, int seed) {
+  Floats x(static_cast<size_t>(3 * h * w));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>((i * 7 + seed) % 19) - 9) * 0.1f;
+  return x;
+}
+
+// --dynamic-input (rknn-toolkit2's dynamic_input): one graph per set, weights stored once, the largest
+// set first; every set computes what the model computes at that size.
+TEST(ConvertCli, DynamicInputCompilesEverySetSharingTheWeights) {
+  const std::vector<std::pair<int64_t, int64_t>> sizes = {{4, 4}, {6, 10}, {2, 3}};
+  CompileOptions o;
+  for (auto [h, w] : sizes) o.dynamic_input.push_back({{1, 3, h, w}});
+  std::vector<uint8_t> file, one;
+  Status s = onnx_test::Convert(SmallConvModel({-1, 3, -1, -1}), o, &file);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::shared_ptr<const Model> m;
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &m).ok());
+  ASSERT_TRUE(m->dynamic());
+  ASSERT_EQ(m->shape_sets().size(), 3u);
+  EXPECT_EQ(m->tensors()[m->inputs()[0].tensor].shape, (Shape{1, 3, 6, 10})) << "the largest set first";
+  CompileOptions single;
+  single.input_shapes["x"] = {1, 3, 4, 4};
+  ASSERT_TRUE(onnx_test::Convert(SmallConvModel({-1, 3, -1, -1}), single, &one).ok());
+  std::shared_ptr<const Model> m1;
+  ASSERT_TRUE(Model::Load(one.data(), one.size(), &m1).ok());
+  EXPECT_EQ(m->weights_size(), m1->weights_size()) << "the weights are stored once";
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    const auto [h, w] = sizes[k];
+    const Floats x = FrameOf(h, w, static_cast<int>(k));
+    const std::vector<Floats> out = onnx_test::RunModel(file, {x}, static_cast<int>(k));
+    ASSERT_EQ(out.size(), 1u);
+    ExpectNear(out[0], SmallConvOracleHw(x, h, w));
+  }
+}
+
+// Quantized: calibrated on the largest set, whose quantized graph every set runs at its own shapes.
+TEST(ConvertCli, DynamicInputQuantizesOnTheLargestSet) {
+  testing::TempDir dir;
+  std::ofstream calib(dir / "calib.txt");
+  for (int i = 0; i < 3; ++i) {
+    testing::WriteNpyFloats(dir / ("s" + std::to_string(i) + ".npy"), {1, 3, 6, 10}, FrameOf(6, 10, 20 + i));
+    calib << "s" << i << ".npy\n";
+  }
+  calib.close();
+  CompileOptions o;
+  o.quantize = true;
+  o.dataset = dir / "calib.txt";
+  o.dynamic_input = {{{1, 3, 4, 4}}, {{1, 3, 6, 10}}};
+  std::vector<uint8_t> file;
+  Status s = onnx_test::Convert(SmallConvModel({-1, 3, -1, -1}), o, &file);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::shared_ptr<const Model> m;
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &m).ok());
+  ASSERT_EQ(m->shape_sets().size(), 2u);
+  for (size_t k = 0; k < 2; ++k) {
+    const ModelGraph& g = m->shape_sets()[k];
+    EXPECT_EQ(g.tensors[g.inputs[0].tensor].dtype, DataType::kInt8) << "set " << k;
+    EXPECT_EQ(g.tensors[g.inputs[0].tensor].quant.scale, m->tensors()[m->inputs()[0].tensor].quant.scale);
+    const int64_t h = k == 0 ? 4 : 6, w = k == 0 ? 4 : 10;
+    const Floats x = FrameOf(h, w, static_cast<int>(k));
+    const std::vector<Floats> out = onnx_test::RunModel(file, {x}, static_cast<int>(k));
+    ASSERT_EQ(out.size(), 1u);
+    ExpectNear(out[0], SmallConvOracleHw(x, h, w), 0.05f);
+  }
+}
+
+TEST(ConvertCli, DynamicInputErrors) {
+  std::vector<uint8_t> file;
+  CompileOptions o;
+  o.dynamic_input = {{{1, 3, 4, 4}}, {{1, 3, 4, 4}}};
+  Status s = onnx_test::Convert(SmallConvModel({-1, 3, -1, -1}), o, &file);
+  EXPECT_EQ(s.message(), "dynamic input sets 0 and 1 are the same");
+  o.dynamic_input = {{{1, 3, 4, 4}, {1, 3, 2, 2}}};
+  s = onnx_test::Convert(SmallConvModel({-1, 3, -1, -1}), o, &file);
+  EXPECT_EQ(s.message(), "dynamic input set 0: 2 input shapes for a model with 1 inputs (x)");
+  // A shape computed at conversion (Shape -> Reshape) cannot follow another set in the quantized graph.
+  OnnxBuilder baked = SmallConvModel({-1, 3, -1, -1});
+  baked.Node("Shape", {"y"}, {"y_shape"}, "shape_0");
+  baked.Node("Reshape", {"y", "y_shape"}, {"r"}, "reshape_0");
+  baked.graph().mutable_output(0)->set_name("r");
+  testing::TempDir dir;
+  testing::WriteNpyFloats(dir / "s.npy", {1, 3, 6, 10}, FrameOf(6, 10, 1));
+  std::ofstream(dir / "calib.txt") << "s.npy\n";
+  o.dynamic_input = {{{1, 3, 4, 4}}, {{1, 3, 6, 10}}};
+  o.quantize = true;
+  o.dataset = dir / "calib.txt";
+  o.weight_rounding = compiler::WeightRounding::kNearest;
+  s = onnx_test::Convert(baked, o, &file);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("dynamic input set 0: node 'reshape_0'"), std::string::npos) << s.message();
+  // In float every set is imported on its own, so the same model converts.
+  o.quantize = false;
+  s = onnx_test::Convert(baked, o, &file);
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
 // Writes the files the CLI tests use into NPURT_ONNX_TEST_DIR (set by the ctest
 // fixture); run on its own, into a fresh temporary directory.
 TEST(ConvertCliFiles, Write) {
@@ -260,6 +367,13 @@ TEST(ConvertCliFiles, Write) {
          << "    mean_values: [127.5, 127.5, 127.5]\n"
          << "    std_values: [127.5, 127.5, 127.5]\n";
   ASSERT_TRUE(static_cast<bool>(nested));
+  // rknn-toolkit2's config(dynamic_input=...) layout and rknn_batch_size.
+  std::ofstream dynamic(dir + "/dynamic_input.yml");
+  dynamic << "model: " << dir << "/dynamic.onnx\n"
+          << "output: " << dir << "/dynamic_from_config.rknn\n"
+          << "dynamic_input:\n  - [[1, 3, 6, 6]]\n  - [[1, 3, 12, 10]]\n"
+          << "rknn_batch_size: 2\n";
+  ASSERT_TRUE(static_cast<bool>(dynamic));
 }
 
 }  // namespace

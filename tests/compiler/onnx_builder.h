@@ -208,8 +208,10 @@ inline Status Import(const OnnxBuilder& b, const compiler::CompileOptions& optio
 }
 
 // Runs a model file through the runtime on float NCHW inputs (tests/common/run_model.h).
-inline std::vector<Floats> RunModel(const std::vector<uint8_t>& file, const std::vector<Floats>& inputs) {
-  return testing::RunModelFile(file, inputs);
+// `shape_set` >= 0: that shape set of a dynamic-shape model.
+inline std::vector<Floats> RunModel(const std::vector<uint8_t>& file, const std::vector<Floats>& inputs,
+                                    int shape_set = -1) {
+  return testing::RunModelFile(file, inputs, shape_set);
 }
 
 // Converts and runs in one go.

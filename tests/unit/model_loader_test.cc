@@ -199,3 +199,53 @@ TEST(ModelLoader, RejectsMissingFile) {
 
 }  // namespace
 }  // namespace npurt
+
+namespace npurt {
+namespace {
+
+// Dynamic-shape models: every shape set is verified like the root graph, and may differ from it in
+// shapes only.
+std::vector<uint8_t> DynamicModel(std::vector<compiler::Graph> sets) {
+  for (compiler::Graph& g : sets) EXPECT_TRUE(g.InferShapes().ok());
+  std::vector<uint8_t> file;
+  EXPECT_TRUE(compiler::EmitDynamicModel(sets, 0, compiler::EmitOptions(), &file).ok());
+  return file;
+}
+
+TEST(ModelLoaderDynamic, AcceptsTheFixtureAndSharesItsWeights) {
+  std::shared_ptr<const Model> model;
+  const std::vector<uint8_t> file = testing::DynamicConvReluPoolModel();
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &model).ok());
+  EXPECT_EQ(model->shape_sets().size(), 3u);
+  const std::vector<uint8_t> single = testing::EmitOrDie(testing::ConvReluPoolGraph());
+  std::shared_ptr<const Model> one;
+  ASSERT_TRUE(Model::Load(single.data(), single.size(), &one).ok());
+  EXPECT_EQ(model->weights_size(), one->weights_size()) << "three sets, one copy of the weights";
+  EXPECT_EQ(model->max_io_bytes(true, 0), 3u * 8 * 6 * sizeof(float));
+  EXPECT_TRUE(LoadAndPrepare(file).ok());
+}
+
+TEST(ModelLoaderDynamic, RejectsASetWhoseInputsDifferBeyondTheirShape) {
+  compiler::Graph renamed = testing::ConvReluPoolGraph(8, 8);
+  renamed.tensors()[renamed.inputs()[0].tensor].name = "x2";
+  ExpectInvalid(DynamicModel({testing::ConvReluPoolGraph(), renamed}),
+                "shape set 1: input 0 ('x2') differs from the model's in more than its shape");
+  compiler::Graph preprocessed = testing::ConvReluPoolGraph(8, 8);
+  preprocessed.inputs()[0].mean = {1.0f, 2.0f, 3.0f};
+  ExpectInvalid(DynamicModel({testing::ConvReluPoolGraph(), preprocessed}), "differs from the model's");
+}
+
+TEST(ModelLoaderDynamic, RejectsABrokenSet) {
+  compiler::Graph broken = testing::ConvReluPoolGraph(8, 8);
+  std::vector<uint8_t> file = DynamicModel({testing::ConvReluPoolGraph(), broken});
+  ModelFileHeader h;
+  std::memcpy(&h, file.data(), sizeof(h));
+  fb::Model* m = fb::GetMutableModel(file.data() + h.payload_offset);
+  fb::ShapeSet* set = m->mutable_shape_sets()->GetMutableObject(1);
+  set->mutable_plan()->mutate_arena_size(set->plan()->arena_size() + (1ull << 40));
+  ResealModelFile(file.data(), file.size());
+  ExpectInvalid(file, "shape set 1: ");
+}
+
+}  // namespace
+}  // namespace npurt

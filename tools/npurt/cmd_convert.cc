@@ -27,10 +27,10 @@ std::string DefaultOutput(const std::string& model) {
   return stem + ".rknn";
 }
 
-std::string DescribeIo(const Model& m, const std::vector<IoDesc>& list) {
+std::string DescribeIo(const std::vector<TensorDesc>& tensors, const std::vector<IoDesc>& list) {
   std::string s;
   for (const IoDesc& io : list) {
-    const TensorDesc& t = m.tensors()[io.tensor];
+    const TensorDesc& t = tensors[io.tensor];
     s += (s.empty() ? "" : ", ") + t.name + ShapeToString(t.shape);
   }
   return s;
@@ -46,12 +46,20 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
     bool reorder_all = false;
     const compiler::CompileOptions o = ToCompileOptions(args, &reorder_all);
 
-    // CompileOnnxFile's steps, with the bare --reorder-channels applied between them.
-    compiler::Graph graph;
-    ImportGraph(args.model, o, reorder_all, &graph);
     std::vector<uint8_t> bytes;
     compiler::BuildReport report;
-    Status s = compiler::Build(o, &graph, &bytes, &report);
+    Status s;
+    if (o.dynamic_input.empty()) {
+      // CompileOnnxFile's steps, with the bare --reorder-channels applied between them.
+      compiler::Graph graph;
+      ImportGraph(args.model, o, reorder_all, &graph);
+      s = compiler::Build(o, &graph, &bytes, &report);
+    } else {
+      if (reorder_all) {
+        throw Failure{"--dynamic-input needs --reorder-channels with a value per input (true/false), not bare"};
+      }
+      s = compiler::CompileOnnxFile(args.model, o, &bytes, &report);
+    }
     if (!s.ok()) throw Failure{s.message()};
     std::shared_ptr<const Model> m;
     s = Model::Load(bytes.data(), bytes.size(), &m);
@@ -65,8 +73,14 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
 
     std::printf("Converted %s -> %s (%s, %s)\n", args.model.c_str(), args.output.c_str(),
                 m->target_platform().c_str(), report.quantized ? "int8" : "float32");
-    std::printf("  inputs:  %s\n", DescribeIo(*m, m->inputs()).c_str());
-    std::printf("  outputs: %s\n", DescribeIo(*m, m->outputs()).c_str());
+    std::printf("  inputs:  %s\n", DescribeIo(m->tensors(), m->inputs()).c_str());
+    std::printf("  outputs: %s\n", DescribeIo(m->tensors(), m->outputs()).c_str());
+    for (size_t k = 0; k < m->shape_sets().size(); ++k) {
+      const ModelGraph& g = m->shape_sets()[k];
+      std::printf("  shape set %zu: inputs %s, outputs %s, arena %.1f KiB\n", k,
+                  DescribeIo(g.tensors, g.inputs).c_str(), DescribeIo(g.tensors, g.outputs).c_str(),
+                  g.arena_size / 1024.0);
+    }
     std::printf("  %zu operators, weights %.1f KiB, arena %.1f KiB, file %.1f KiB\n", m->ops().size(),
                 m->weights_size() / 1024.0, m->arena_size() / 1024.0, bytes.size() / 1024.0);
     if (report.quantized) {

@@ -54,8 +54,17 @@ int Info(const std::string& path) {
   std::printf("  format version %u, toolkit '%s', target platform %s, framework %s\n", m->format_version(),
               m->toolkit_version().c_str(), m->target_platform().c_str(), m->framework().c_str());
   std::printf("  custom string: '%s'\n", m->custom_string().c_str());
-  std::printf("  file %zu bytes, weights %llu bytes, arena %llu bytes\n\n", m->file_size(),
+  std::printf("  file %zu bytes, weights %llu bytes, arena %llu bytes\n", m->file_size(),
               static_cast<unsigned long long>(m->weights_size()), static_cast<unsigned long long>(m->arena_size()));
+  // A dynamic-shape model: what rknn_set_input_shapes can choose (the sections below show the largest set).
+  for (size_t k = 0; k < m->shape_sets().size(); ++k) {
+    const ModelGraph& g = m->shape_sets()[k];
+    std::string inputs;
+    for (const IoDesc& io : g.inputs) inputs += (inputs.empty() ? "" : ", ") + ShapeToString(g.tensors[io.tensor].shape);
+    std::printf("  shape set %zu: inputs %s, arena %llu bytes\n", k, inputs.c_str(),
+                static_cast<unsigned long long>(g.arena_size));
+  }
+  std::printf("\n");
   for (int pass = 0; pass < 2; ++pass) {
     const bool is_input = pass == 0;
     const auto& list = is_input ? m->inputs() : m->outputs();

@@ -147,6 +147,22 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       args->reorder_channels = StringList(v, where);
     } else if (key == "custom_string") {
       args->custom_string = ScalarOf(v, where);
+    } else if (key == "dynamic_input") {
+      // rknn-toolkit2's layout: a list of shape sets, each a list of one shape per input.
+      const std::string form = where + " must be a list of shape sets, e.g. [[[1,3,224,224]], [[1,3,160,160]]]";
+      if (!v.IsSequence()) throw Failure{form};
+      args->dynamic_input.clear();
+      for (const YAML::Node& set : v) {
+        if (!set.IsSequence()) throw Failure{form};
+        std::string text;
+        for (const YAML::Node& shape : set) {
+          if (!shape.IsSequence()) throw Failure{form};
+          std::string dims;
+          for (const YAML::Node& d : shape) dims += (dims.empty() ? "" : ",") + ScalarOf(d, where);
+          text += (text.empty() ? "" : ";") + dims;
+        }
+        args->dynamic_input.push_back(text);
+      }
     } else if (key == "rknn_batch_size" || key == "batch_size") {
       const std::string text = ScalarOf(v, where);
       char* end = nullptr;
@@ -297,6 +313,11 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
       ->expected(0, 1)
       ->allow_extra_args(false);
   cmd->add_option("--custom-string", args->custom_string, "Free text stored in the model (RKNN_QUERY_CUSTOM_STRING)");
+  cmd->add_option("--dynamic-input", args->dynamic_input,
+                  "rknn-toolkit2's dynamic_input: one input shape set, a full shape per input in input order "
+                  "separated by ';' (e.g. 1,3,224,224 or 1,3,224,224;1,10); repeat for each set. The application "
+                  "picks a set with rknn_set_input_shapes")
+      ->allow_extra_args(false);
   cmd->add_option("--batch-size", args->batch_size,
                   "rknn-toolkit2's rknn_batch_size: frames per run; every input's first dim (1 in the model) "
                   "becomes this, and every output's must follow");
@@ -347,7 +368,8 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
 std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
   std::vector<std::string> given;
   for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
-                           "--std-values", "--reorder-channels", "--custom-string", "--batch-size", "--quantize",
+                           "--std-values", "--reorder-channels", "--custom-string", "--batch-size",
+                           "--dynamic-input", "--quantize",
                            "--dataset",
                            "--quantized-algorithm", "--quantized-method", "--float-layers", "--int16-layers",
                            "--int16-mac-budget", "--auto-hybrid", "--smooth-activations",
@@ -399,6 +421,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--reorder-channels")) args.reorder_channels = cli.reorder_channels;
     if (was_given("--custom-string")) args.custom_string = cli.custom_string;
     if (was_given("--batch-size")) args.batch_size = cli.batch_size;
+    if (was_given("--dynamic-input")) args.dynamic_input = cli.dynamic_input;
     if (was_given("--quantize")) args.quantize = cli.quantize;
     if (was_given("--dataset")) args.dataset = cli.dataset;
     if (was_given("--quantized-algorithm")) args.quantized_algorithm = cli.quantized_algorithm;
@@ -458,6 +481,16 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
     }
   }
   o.custom_string = args.custom_string;
+  for (size_t k = 0; k < args.dynamic_input.size(); ++k) {
+    std::vector<Shape> set;
+    std::string text = args.dynamic_input[k];
+    for (size_t start = 0; start <= text.size();) {
+      const size_t end = std::min(text.find(';', start), text.size());
+      set.push_back(ParseShape("--dynamic-input set " + std::to_string(k), text.substr(start, end - start)));
+      start = end + 1;
+    }
+    o.dynamic_input.push_back(std::move(set));
+  }
   if (args.batch_size != -1) {
     if (args.batch_size < 1) throw Failure{"--batch-size must be at least 1, got " + std::to_string(args.batch_size)};
     o.batch_size = args.batch_size;

@@ -29,6 +29,7 @@ struct ConvertArgs {
   std::vector<std::string> reorder_channels;
   std::string custom_string;
   int64_t batch_size = -1;  // -1: not given
+  std::vector<std::string> dynamic_input;  // one shape set each: "d0,d1,...[;d0,d1,...]" (one shape per input)
   bool quantize = false;
   std::string dataset;
   std::string quantized_algorithm;
