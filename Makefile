@@ -1,12 +1,13 @@
 # npurt: the two commands that matter are `make demo` and `make test`.
 BUILD_DIR   ?= build
 ASAN_DIR    ?= build-asan
+TSAN_DIR    ?= build-tsan
 FUZZ_DIR    ?= build-fuzz
 FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build demo test check test-sanitize fuzz install clean
+.PHONY: all setup build demo test check test-sanitize test-tsan fuzz install clean
 
 all: build
 
@@ -34,9 +35,9 @@ demo: build
 	  $(BUILD_DIR)/ppocr/rec.rknn $(NPURT_DATA_DIR)/models/ppocr/ppocr_keys_v1.txt $(DEMO_IMAGE) \
 	  -o $(BUILD_DIR)/ppocr/$(basename $(notdir $(DEMO_IMAGE))).ocr.png
 
-# Every test: the Release suite, the same suite under ASan+UBSan, and the
-# model-loader fuzzer for FUZZ_SECONDS.
-test: check test-sanitize fuzz
+# Every test: the Release suite, the same suite under ASan+UBSan, the threaded
+# tests under ThreadSanitizer, and the model-loader fuzzer for FUZZ_SECONDS.
+test: check test-sanitize test-tsan fuzz
 
 check: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -47,6 +48,17 @@ test-sanitize: setup
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
+
+# What runs on several threads: concurrent and duplicated contexts, async
+# frames, core masks (the thread pool splitting ops), dynamic shape switches,
+# memory calls racing runs, and the board-style threaded programs.
+TSAN_TARGETS = npurt_api_tests npurt_unit_tests board_apps npurt_make_test_models
+TSAN_TESTS   = ^api\.(Concurrency|Async|CoreMask|DynamicShape|RunTest|MemoryStress|ZeroCopy)|ThreadPool|^board_apps\.|^make_test_models$$
+test-tsan: setup
+	cmake -S . -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPURT_TSAN=ON -DNPURT_BUILD_TOOLS=OFF
+	cmake --build $(TSAN_DIR) -j $(JOBS) --target $(TSAN_TARGETS)
+	cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'
 
 fuzz: setup
 	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
@@ -66,4 +78,4 @@ install: build
 	cmake --install $(BUILD_DIR)
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(FUZZ_DIR)

@@ -2,7 +2,7 @@
 # Core masks as CPU threads: PP-OCRv4 det (640x640) and rec (48x320), float and
 # int8, timed through the C API with rknn_set_core_mask 0 (one thread), 0_1
 # (two) and all (three on rk3588, capped at the CPUs there are) --
-# `npurt bench --core-mask`. Prints one Markdown table.
+# `npurt bench --core-mask`, the masks in turn (ROUNDS, default 3). Prints one Markdown table.
 #
 #   bench/core_mask.sh [BUILD_DIR]        (after `make build`; ~10 minutes)
 #
@@ -33,14 +33,22 @@ DET="$DET --reorder-channels true"
 "$N" convert "$M/ch_PP-OCRv4_rec_infer.onnx" -o "$W/rec_q8.rknn" --input-shapes x:1,3,48,320 --quantize \
   --dataset "$W/sets/rec/calib.txt" $FAST > /dev/null
 
-median() { sed -n 's/^frame .*median \([0-9.]*\) ms.*/\1/p'; }
+# The masks take turns, ROUNDS times, and each reports the median of its rounds' medians: a shared
+# machine's speed drifts over minutes, and interleaving keeps the drift out of the ratios.
+median_of_run() { sed -n 's/^frame .*median \([0-9.]*\) ms.*/\1/p'; }
+median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+ROUNDS=${ROUNDS:-3}
 echo "| model | core mask 0 (ms) | 0_1 (ms) | all (ms) | speed-up 0 → 0_1 |"
 echo "|---|---|---|---|---|"
 for model in det_fp det_q8 rec_fp rec_q8; do
-  loops=20
-  case $model in det_*) loops=${DET_LOOPS:-8} ;; esac
-  t0=$("$N" bench "$W/$model.rknn" --core-mask 0 --loops "$loops" --warmup 2 | median)
-  t1=$("$N" bench "$W/$model.rknn" --core-mask 0_1 --loops "$loops" --warmup 2 | median)
-  ta=$("$N" bench "$W/$model.rknn" --core-mask all --loops "$loops" --warmup 2 | median)
-  echo "| $model | $t0 | $t1 | $ta | $(echo "$t0 $t1" | awk '{printf "%.2f×", $1 / $2}') |"
+  loops=8
+  case $model in det_*) loops=${DET_LOOPS:-3} ;; esac
+  t0="" t1="" ta=""
+  for round in $(seq "$ROUNDS"); do
+    t0="$t0 $("$N" bench "$W/$model.rknn" --core-mask 0 --loops "$loops" --warmup 1 | median_of_run)"
+    t1="$t1 $("$N" bench "$W/$model.rknn" --core-mask 0_1 --loops "$loops" --warmup 1 | median_of_run)"
+    ta="$ta $("$N" bench "$W/$model.rknn" --core-mask all --loops "$loops" --warmup 1 | median_of_run)"
+  done
+  m0=$(echo "$t0" | median) m1=$(echo "$t1" | median) ma=$(echo "$ta" | median)
+  echo "| $model | $m0 | $m1 | $ma | $(echo "$m0 $m1" | awk '{printf "%.2f×", $1 / $2}') |"
 done
