@@ -301,6 +301,47 @@ int64_t InputElements(const std::vector<Shape>& set) {
   return n;
 }
 
+// Bit for bit: both come from the same ONNX attribute unless a shape changed them.
+bool SameAttribute(const Attribute& a, const Attribute& b) {
+  return a.name == b.name && a.type == b.type && a.i == b.i && std::memcmp(&a.f, &b.f, sizeof(float)) == 0 &&
+         a.ints == b.ints && a.floats.size() == b.floats.size() &&
+         (a.floats.empty() || std::memcmp(a.floats.data(), b.floats.data(), a.floats.size() * sizeof(float)) == 0) &&
+         a.s == b.s;
+}
+
+// Set k can run the largest set's quantized graph only if the two float imports are the same graph
+// but for shapes: the same nodes with the same attributes, and the same constants byte for byte. A
+// value computed from the input shape at conversion (a folded Shape -> Gather -> Mul, a Resize size)
+// differs between the imports and would be silently wrong in set k.
+Status CheckSameGraphButShapes(const Graph& largest, const Graph& float_k, size_t k) {
+  auto refuse = [k](const std::string& what) {
+    return NPURT_ERROR(kParamInvalid,
+                       "dynamic input set %zu: %s differs from the largest set's (a value computed from the input "
+                       "shape); quantize each shape as its own model",
+                       k, what.c_str());
+  };
+  if (largest.nodes().size() != float_k.nodes().size()) return refuse("the graph");
+  for (size_t i = 0; i < largest.nodes().size(); ++i) {
+    const IrNode& a = largest.nodes()[i];
+    const IrNode& b = float_k.nodes()[i];
+    bool same = a.op_type == b.op_type && a.name == b.name && a.attrs.list().size() == b.attrs.list().size() &&
+                a.inputs.size() == b.inputs.size();
+    for (size_t j = 0; same && j < a.attrs.list().size(); ++j) same = SameAttribute(a.attrs.list()[j], b.attrs.list()[j]);
+    for (size_t j = 0; same && j < a.inputs.size(); ++j) {
+      const int ta = a.inputs[j], tb = b.inputs[j];
+      if (ta < 0 || tb < 0) {
+        same = ta == tb;
+        continue;
+      }
+      const IrTensor& x = largest.tensors()[ta];
+      const IrTensor& y = float_k.tensors()[tb];
+      same = x.name == y.name && x.is_constant == y.is_constant && (!x.is_constant || (x.shape == y.shape && x.data == y.data));
+    }
+    if (!same) return refuse("node '" + a.name + "'");
+  }
+  return Status::Ok();
+}
+
 // The quantized graph of the largest shape set, with set k's input shapes: every tensor the float
 // import of set k also has must come out with the same shape, or a shape is baked into the graph
 // (a folded constant) and the set cannot share the quantized graph.
@@ -352,6 +393,9 @@ Status CompileDynamic(const std::string& onnx_path, const CompileOptions& option
   emit.target_platform = options.target_platform;
   emit.custom_string = options.custom_string;
   if (options.quantize) {
+    for (size_t k = 0; k < sets.size(); ++k) {
+      if (k != largest) NPURT_RETURN_IF_ERROR(CheckSameGraphButShapes(graphs[largest], graphs[k], k));
+    }
     // Build quantizes the largest set's graph in place (its own emitted file is not needed).
     std::vector<uint8_t> largest_model;
     NPURT_RETURN_IF_ERROR(Build(options, &graphs[largest], &largest_model, report));

@@ -55,7 +55,7 @@ Status LoadImage(const std::string& path, const Model& model, uint32_t index, In
     return NPURT_ERROR(kParamInvalid, "%lld channels; images feed 1- or 3-channel inputs only (give a .npy file)",
                        static_cast<long long>(c));
   }
-  if (h <= 0 || w <= 0 || h > (1 << 20) || w > (1 << 20)) {
+  if (n < 1 || h <= 0 || w <= 0 || h > (1 << 20) || w > (1 << 20)) {
     return NPURT_ERROR(kParamInvalid, "%s is not an image size", ShapeToString(t.shape).c_str());
   }
   int iw = 0, ih = 0, ic = 0;

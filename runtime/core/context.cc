@@ -195,19 +195,16 @@ Status Context::BindGraph(const ModelGraph& g) {
 }
 
 Status Context::SetShapeSet(size_t index) {
-  static_cast<void>(WaitIdle());  // the frame in flight uses the current graph; its status waits for the next Run
+  // Async: the frame in flight finishes on the old graph and is dropped with its status -- its
+  // outputs have the old shapes, which can no longer be read (documented in docs/c_api.md).
+  static_cast<void>(WaitIdle());
   if (options_.model_info_only) return InfoOnlyError();
+  NPURT_RETURN_IF_ERROR(unusable_);
   const std::vector<ModelGraph>& sets = model_->shape_sets();
   if (index >= sets.size()) {
     return NPURT_ERROR(kParamInvalid, "shape set %zu out of range (the model has %zu)", index, sets.size());
   }
   if (graph_ == &sets[index]) return Status::Ok();
-  Status s = BindGraph(sets[index]);
-  if (!s.ok()) {
-    // The set's ops did not prepare (a corrupt model): stay on a graph that did.
-    static_cast<void>(BindGraph(model_->graph()));
-    return s;
-  }
   // New sizes: what was set or bound for the old shapes no longer applies (as on the board).
   input_set_.assign(input_set_.size(), false);
   for (IoBinding& b : input_bindings_) b = IoBinding();
@@ -216,6 +213,17 @@ Status Context::SetShapeSet(size_t index) {
   previous_tensors_.clear();
   previous_outputs_.clear();
   frame_in_tensors_ = false;
+  output_frame_ = 0;
+  job_status_ = Status::Ok();
+  const ModelGraph* previous = graph_;
+  Status s = BindGraph(sets[index]);
+  if (!s.ok()) {
+    // Every set prepared at init, so this is out of memory: back to the graph the context had, or,
+    // if even that fails, a context that refuses to run rather than one with half-prepared ops.
+    Status back = BindGraph(*previous);
+    if (!back.ok()) unusable_ = Status(back.code(), "the context could not restore its shape set: " + back.message());
+    return s;
+  }
   return Status::Ok();
 }
 
@@ -291,6 +299,7 @@ Status Context::BindIo(bool is_input, uint32_t index, IoBinding binding) {
 
 Status Context::Run(Profiler* observer) {
   if (options_.model_info_only) return InfoOnlyError();
+  NPURT_RETURN_IF_ERROR(unusable_);
   Status previous = Status::Ok();
   if (options_.async) {
     previous = WaitIdle();

@@ -165,6 +165,7 @@ class Context {
   uint64_t frames_ = 0, output_frame_ = 0;
   uint64_t jobs_ = 0;  // runs attempted (NPURT_FAULT counts them)
   int threads_ = 1;
+  Status unusable_;  // not ok: a failed shape switch left the ops unprepared (Run refuses)
   bool frame_in_tensors_ = false;  // async: a started frame whose outputs were not kept apart yet
 
   // Async: one worker thread runs one frame at a time; the previous frame's outputs are kept apart.

@@ -1,5 +1,6 @@
 #include "runtime/core/thread_pool.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -19,6 +20,9 @@ namespace {
 // far shorter than a frame, so workers sleep between frames.
 constexpr int kSpinIterations = 1 << 13;
 
+// A forked child has the pool's bookkeeping but none of its threads: it must not wait for them.
+std::atomic<bool> g_forked_child{false};
+
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   _mm_pause();
@@ -30,7 +34,10 @@ inline void CpuRelax() {
 }  // namespace
 
 ThreadPool& ThreadPool::Shared() {
-  static ThreadPool* pool = new ThreadPool();  // leaked on purpose, see the header
+  static ThreadPool* pool = [] {
+    pthread_atfork(nullptr, nullptr, [] { g_forked_child.store(true); });
+    return new ThreadPool();  // leaked on purpose, see the header
+  }();
   return *pool;
 }
 
@@ -86,7 +93,7 @@ void ThreadPool::RunSlice(SliceFn fn, void* arg, int64_t total, int slices, int 
 
 void ThreadPool::ParallelFor(int64_t total, int threads, SliceFn fn, void* arg) {
   int slices = static_cast<int>(std::min<int64_t>({total, threads, HardwareThreads()}));
-  if (slices <= 1 || !region_mutex_.try_lock()) {
+  if (slices <= 1 || g_forked_child.load(std::memory_order_relaxed) || !region_mutex_.try_lock()) {
     if (total > 0) fn(arg, 0, total);  // one thread wanted, or the pool serves another context
     return;
   }

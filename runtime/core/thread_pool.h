@@ -7,7 +7,8 @@
 // context running concurrently) runs its whole loop on its own thread instead
 // of queueing, so contexts on separate threads never oversubscribe the cores.
 // Workers spin briefly after their last task, then block, so back-to-back ops
-// do not pay a wake-up and an idle process burns no CPU.
+// do not pay a wake-up and an idle process burns no CPU. A child forked after
+// the workers started runs every loop on its calling thread.
 #pragma once
 
 #include <atomic>

@@ -225,6 +225,44 @@ TEST_F(DynamicShapeTest, BadShapeRequestsAreRefusedAndTheSetStays) {
   EXPECT_EQ(rknn_set_input_shape(ctx(), nullptr), RKNN_ERR_PARAM_INVALID);
 }
 
+// Async: the frame in flight at a shape change is dropped; the next outputs_get starts over at frame 0.
+TEST(DynamicShapeAsync, AShapeChangeStartsTheFramesOver) {
+  ScopedContext async(npurt::testing::DynamicConvReluPoolModel(), RKNN_FLAG_ASYNC_MASK);
+  ASSERT_EQ(async.init_result(), RKNN_SUCC);
+  rknn_context ctx = async.get();
+  auto run_with = [&](Size s, uint32_t seed, std::vector<float>* y, std::vector<float>* z, uint64_t* frame_id) {
+    std::vector<float> x = InputFor(s, seed);
+    rknn_input in =
+        MakeInput(x.data(), static_cast<uint32_t>(x.size() * sizeof(float)), RKNN_TENSOR_FLOAT32, RKNN_TENSOR_NCHW);
+    ASSERT_EQ(rknn_inputs_set(ctx, 1, &in), RKNN_SUCC);
+    ASSERT_EQ(rknn_run(ctx, nullptr), RKNN_SUCC);
+    rknn_output out[2];
+    std::memset(out, 0, sizeof(out));
+    out[0].want_float = out[1].want_float = 1;
+    out[1].index = 1;
+    rknn_output_extend ext;
+    std::memset(&ext, 0, sizeof(ext));
+    ASSERT_EQ(rknn_outputs_get(ctx, 2, out, &ext), RKNN_SUCC);
+    y->assign(static_cast<float*>(out[0].buf), static_cast<float*>(out[0].buf) + out[0].size / sizeof(float));
+    z->assign(static_cast<float*>(out[1].buf), static_cast<float*>(out[1].buf) + out[1].size / sizeof(float));
+    *frame_id = ext.frame_id;
+    ASSERT_EQ(rknn_outputs_release(ctx, 2, out), RKNN_SUCC);
+  };
+  std::vector<float> y, z, want_y, want_z;
+  uint64_t frame = 0;
+  run_with(kSets[1], 0, &y, &z, &frame);
+  run_with(kSets[1], 1, &y, &z, &frame);
+  EXPECT_EQ(frame, 1u);
+  ASSERT_EQ(SelectSet(ctx, kSets[2]), RKNN_SUCC);
+  run_with(kSets[2], 2, &y, &z, &frame);
+  EXPECT_EQ(frame, 0u) << "no frame of the new shape has finished yet";
+  EXPECT_EQ(y, std::vector<float>(2 * 2 * 2, 0.0f));
+  run_with(kSets[2], 3, &y, &z, &frame);
+  EXPECT_GT(frame, 0u);
+  Oracle(kSets[2], InputFor(kSets[2], 2), &want_y, &want_z);
+  ExpectNearAll(y, want_y, "y of the first frame after the change");
+}
+
 TEST(DynamicShapeStatic, StaticModelsRefuseShapeChanges) {
   ScopedContext static_model(ConvReluPoolModel());
   ASSERT_EQ(static_model.init_result(), RKNN_SUCC);

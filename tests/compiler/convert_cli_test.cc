@@ -285,6 +285,28 @@ TEST(ConvertCli, DynamicInputErrors) {
   o.quantize = false;
   s = onnx_test::Convert(baked, o, &file);
   EXPECT_TRUE(s.ok()) << s.message();
+  // A value (not a shape) computed from the input shape: y / H. Every shape would follow, but set 0
+  // would divide by the largest set's H: refused when quantizing, fine in float.
+  OnnxBuilder scaled = SmallConvModel({-1, 3, -1, -1});
+  scaled.Node("Shape", {"y"}, {"y_shape"}, "shape_1");
+  scaled.Int64Initializer("h_index", {}, {2});
+  scaled.Node("Gather", {"y_shape", "h_index"}, {"h"}, "gather_0");
+  OnnxBuilder::AttrInt(scaled.Node("Cast", {"h"}, {"h_float"}, "cast_0"), "to", onnx::TensorProto::FLOAT);
+  scaled.Node("Div", {"y", "h_float"}, {"q"}, "div_0");
+  scaled.graph().mutable_output(0)->set_name("q");
+  o.quantize = true;
+  s = onnx_test::Convert(scaled, o, &file);
+  EXPECT_EQ(s.message(), "dynamic input set 0: node 'div_0' differs from the largest set's (a value computed from "
+                         "the input shape); quantize each shape as its own model");
+  o.quantize = false;
+  s = onnx_test::Convert(scaled, o, &file);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const Floats x = FrameOf(4, 4, 3);
+  const std::vector<Floats> out = onnx_test::RunModel(file, {x}, 0);
+  ASSERT_EQ(out.size(), 1u);
+  Floats want = SmallConvOracleHw(x, 4, 4);
+  for (float& v : want) v /= 4.0f;
+  ExpectNear(out[0], want);
 }
 
 // Writes the files the CLI tests use into NPURT_ONNX_TEST_DIR (set by the ctest
