@@ -77,6 +77,43 @@ std::string Dims(const rknn_tensor_attr& a) {
   return s + "]";
 }
 
+// A dynamic-shape model runs the shape set its .npy inputs have, as rknn-toolkit2's inference() does:
+// each array in the input attr's layout (the range's dims) or in the model's (NCHW). False with a
+// message when they match no set. Static models and image inputs keep the model's (largest) shapes.
+bool SelectShapeSet(rknn_context ctx, uint32_t n_input, const std::vector<std::string>& paths) {
+  std::vector<rknn_input_range> ranges(n_input);
+  std::vector<Shape> shapes(n_input);
+  for (uint32_t i = 0; i < n_input; ++i) {
+    ranges[i].index = i;
+    if (rknn_query(ctx, RKNN_QUERY_INPUT_DYNAMIC_RANGE, &ranges[i], sizeof(ranges[i])) != RKNN_SUCC) return true;
+    npy::NpyArray a;
+    if (!EndsWith(paths[i], ".npy") || !npy::ReadNpy(paths[i], &a).ok()) return true;  // images; errors come later
+    shapes[i] = a.shape;
+  }
+  for (uint32_t set = 0; set < ranges[0].shape_number; ++set) {
+    std::vector<rknn_tensor_attr> attrs(n_input);
+    bool match = true;
+    for (uint32_t i = 0; i < n_input && match; ++i) {
+      const rknn_input_range& r = ranges[i];
+      const Shape dims(r.dyn_range[set], r.dyn_range[set] + r.n_dims);
+      Shape nchw = dims;
+      if (r.fmt == RKNN_TENSOR_NHWC && dims.size() == 4) nchw = {dims[0], dims[3], dims[1], dims[2]};
+      match = shapes[i] == dims || shapes[i] == nchw;
+      attrs[i].index = i;
+      attrs[i].fmt = r.fmt;
+      attrs[i].n_dims = r.n_dims;
+      std::copy(r.dyn_range[set], r.dyn_range[set] + r.n_dims, attrs[i].dims);
+    }
+    if (!match) continue;
+    if (rknn_set_input_shapes(ctx, n_input, attrs.data()) != RKNN_SUCC) return false;
+    std::printf("Shape set %u of %u (from the .npy shapes)\n", set, ranges[0].shape_number);
+    return true;
+  }
+  std::fprintf(stderr, "npurt run: the .npy inputs' shapes match none of the model's %u shape sets (npurt info "
+               "lists them)\n", ranges[0].shape_number);
+  return false;
+}
+
 int Run(const RunOptions& opt) {
   rknn_context ctx = 0;
   const uint32_t flags = opt.perf ? RKNN_FLAG_COLLECT_PERF_MASK : 0;
@@ -97,10 +134,14 @@ int Run(const RunOptions& opt) {
   std::vector<std::vector<uint8_t>> buffers(num.n_input);
   std::vector<rknn_input> inputs(num.n_input);
   std::printf("Model %s: %u input(s), %u output(s), init %.2f ms\n", opt.model.c_str(), num.n_input, num.n_output, init_ms);
+  if (!opt.inputs.empty() && !SelectShapeSet(ctx, num.n_input, opt.inputs)) {
+    rknn_destroy(ctx);
+    return 1;
+  }
   for (uint32_t i = 0; i < num.n_input; ++i) {
     rknn_tensor_attr attr{};
     attr.index = i;
-    rknn_query(ctx, RKNN_QUERY_INPUT_ATTR, &attr, sizeof(attr));
+    rknn_query(ctx, RKNN_QUERY_CURRENT_INPUT_ATTR, &attr, sizeof(attr));  // a static model's are its own
     rknn_input& in = inputs[i];
     in.index = i;
     std::printf("  input %u '%s' %s %s %s\n", i, attr.name, Dims(attr).c_str(), get_format_string(attr.fmt),
@@ -163,7 +204,7 @@ int Run(const RunOptions& opt) {
   for (uint32_t i = 0; i < num.n_output; ++i) {
     rknn_tensor_attr attr{};
     attr.index = i;
-    rknn_query(ctx, RKNN_QUERY_OUTPUT_ATTR, &attr, sizeof(attr));
+    rknn_query(ctx, RKNN_QUERY_CURRENT_OUTPUT_ATTR, &attr, sizeof(attr));
     std::printf("  output %u '%s' %s\n", i, attr.name, Dims(attr).c_str());
     const float* data = static_cast<const float*>(outputs[i].buf);
     uint32_t non_unit = 0;
