@@ -10,15 +10,10 @@
 # speed does not depend on the weights' values, and the conversion stays quick.
 set -eu
 
-B=${1:-build}
-DATA=${NPURT_DATA_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/npurt}
-M=$DATA/models/ppocr
+. "$(dirname "$0")/bench_env.sh"
+bench_require "$B/bench/quant_accuracy/make_ocr_sets"
+bench_require_model ch_PP-OCRv4_det_infer.onnx
 W=$B/core_mask
-N=$B/tools/npurt/npurt
-for tool in "$N" "$B/bench/quant_accuracy/make_ocr_sets"; do
-  [ -x "$tool" ] || { echo "missing $tool: run 'make build' (or pass the build dir)" >&2; exit 2; }
-done
-[ -f "$M/ch_PP-OCRv4_det_infer.onnx" ] || { echo "missing models in $M: run 'make setup'" >&2; exit 2; }
 mkdir -p "$W"
 
 "$B/bench/quant_accuracy/make_ocr_sets" --keys "$M/ppocr_keys_v1.txt" --out "$W/sets" --det-size 640 \

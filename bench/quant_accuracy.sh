@@ -18,19 +18,14 @@
 # and 2000 Fashion-MNIST images: a smoke run).
 set -eu
 
-B=${1:-build}
-DATA=${NPURT_DATA_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/npurt}
-M=$DATA/models/ppocr
+. "$(dirname "$0")/bench_env.sh"
 W=$B/quant_accuracy
-N=$B/tools/npurt/npurt
 EVAL_OCR=$B/bench/quant_accuracy/eval_ocr
 EVAL_FM=$B/bench/fashion_mnist/eval_fashion_mnist
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FM_ONNX=$ROOT/bench/fashion_mnist/fashion_cnn.onnx
-for tool in "$N" "$EVAL_OCR" "$EVAL_FM" "$B/bench/quant_accuracy/make_ocr_sets"; do
-  [ -x "$tool" ] || { echo "missing $tool: run 'make build' (or pass the build dir)" >&2; exit 2; }
-done
-[ -f "$M/ch_PP-OCRv4_rec_infer.onnx" ] || { echo "missing models in $M: run 'make setup'" >&2; exit 2; }
+bench_require "$EVAL_OCR" "$EVAL_FM" "$B/bench/quant_accuracy/make_ocr_sets"
+bench_require_model ch_PP-OCRv4_rec_infer.onnx
 
 # The recipes, from the vendor's default to npurt's (the last is what --quantize alone does).
 RECIPES=${RECIPES:-"minmax mmse kl smooth int16 nobias weights nearest default headroom8"}

@@ -226,32 +226,52 @@ inline int SetDefaultInput(rknn_context ctx, uint32_t seed = 0) {
   return rknn_inputs_set(ctx, 1, &in);
 }
 
-// Gets both outputs as float32 (runtime-allocated), copies them out, releases;
-// with `frame_id`, also the frame they belong to (rknn_output_extend).
-// Returns the first non-success code, or RKNN_SUCC.
-inline int GetFloatOutputs(rknn_context ctx, std::vector<float>* y, std::vector<float>* z,
-                           uint64_t* frame_id = nullptr) {
-  rknn_output out[2];
-  std::memset(out, 0, sizeof(out));
-  out[0].index = 0;
-  out[0].want_float = 1;
-  out[1].index = 1;
-  out[1].want_float = 1;
+// rknn_query of a tensor attr (`cmd` one of the *_ATTR queries) for tensor `index`; a failure is a test failure.
+inline rknn_tensor_attr QueryTensorAttr(rknn_context ctx, rknn_query_cmd cmd, uint32_t index) {
+  rknn_tensor_attr attr;
+  std::memset(&attr, 0, sizeof(attr));
+  attr.index = index;
+  EXPECT_EQ(rknn_query(ctx, cmd, &attr, sizeof(attr)), RKNN_SUCC) << "query " << cmd << " index " << index;
+  return attr;
+}
+
+// Gets outputs 0..n-1 as float32 (runtime-allocated), copies them out, releases; with `frame_id`,
+// also the frame they belong to (rknn_output_extend). Returns the first non-success code, or RKNN_SUCC.
+inline int GetAllFloatOutputs(rknn_context ctx, uint32_t n, std::vector<std::vector<float>>* outputs,
+                              uint64_t* frame_id = nullptr) {
+  std::vector<rknn_output> out(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::memset(&out[i], 0, sizeof(rknn_output));
+    out[i].index = i;
+    out[i].want_float = 1;
+  }
   rknn_output_extend extend;
   std::memset(&extend, 0, sizeof(extend));
-  int ret = rknn_outputs_get(ctx, 2, out, &extend);
+  int ret = rknn_outputs_get(ctx, n, out.data(), &extend);
   if (ret != RKNN_SUCC) return ret;
   if (frame_id != nullptr) *frame_id = extend.frame_id;
-  if (out[0].buf == nullptr || out[1].buf == nullptr || out[0].size != kYC * kH * kW * sizeof(float) ||
-      out[1].size != kC * sizeof(float)) {
-    rknn_outputs_release(ctx, 2, out);
-    return RKNN_ERR_OUTPUT_INVALID;
+  outputs->assign(n, {});
+  for (uint32_t i = 0; i < n; ++i) {
+    if (out[i].buf == nullptr) {
+      rknn_outputs_release(ctx, n, out.data());
+      return RKNN_ERR_OUTPUT_INVALID;
+    }
+    const float* p = static_cast<const float*>(out[i].buf);
+    (*outputs)[i].assign(p, p + out[i].size / sizeof(float));
   }
-  const float* yp = static_cast<const float*>(out[0].buf);
-  const float* zp = static_cast<const float*>(out[1].buf);
-  y->assign(yp, yp + kYC * kH * kW);
-  z->assign(zp, zp + kC);
-  return rknn_outputs_release(ctx, 2, out);
+  return rknn_outputs_release(ctx, n, out.data());
+}
+
+// The conv_relu_pool fixture's two outputs (GetAllFloatOutputs, checking their sizes).
+inline int GetFloatOutputs(rknn_context ctx, std::vector<float>* y, std::vector<float>* z,
+                           uint64_t* frame_id = nullptr) {
+  std::vector<std::vector<float>> out;
+  const int ret = GetAllFloatOutputs(ctx, 2, &out, frame_id);
+  if (ret != RKNN_SUCC) return ret;
+  if (out[0].size() != kYC * kH * kW || out[1].size() != kC) return RKNN_ERR_OUTPUT_INVALID;
+  *y = std::move(out[0]);
+  *z = std::move(out[1]);
+  return RKNN_SUCC;
 }
 
 // inputs_set (uint8 NHWC, pattern `seed`) + run + float outputs.

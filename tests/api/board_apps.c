@@ -23,9 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "rknn_api.h"
-
-static int g_failures = 0;
 
 /* AddressSanitizer keeps freed memory in quarantine, so RSS grows there without a leak; its
  * LeakSanitizer checks leaks in that build instead. */
@@ -39,16 +38,6 @@ static int g_failures = 0;
 #ifndef RSS_MEANS_LEAKS
 #define RSS_MEANS_LEAKS 1
 #endif
-
-#define CHECK(cond, ...)                                         \
-    do {                                                         \
-        if (!(cond)) {                                           \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                        \
-            fprintf(stderr, "\n");                               \
-            ++g_failures;                                        \
-        }                                                        \
-    } while (0)
 
 #define MAX_IO 4
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "rknn_api.h"
 
 #define H 4
@@ -21,17 +22,6 @@
 #define C 3
 #define YC 2
 
-static int g_failures = 0;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                  \
-            fprintf(stderr, "\n");                         \
-            ++g_failures;                                  \
-        }                                                  \
-    } while (0)
 
 static float absf(float v) { return v < 0.0f ? -v : v; }
 

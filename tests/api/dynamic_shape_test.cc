@@ -34,20 +34,9 @@ void Oracle(Size s, const std::vector<float>& x, std::vector<float>* y, std::vec
   }
 }
 
-rknn_tensor_attr InputAttr(rknn_context ctx, rknn_query_cmd cmd) {
-  rknn_tensor_attr attr;
-  std::memset(&attr, 0, sizeof(attr));
-  attr.index = 0;
-  EXPECT_EQ(rknn_query(ctx, cmd, &attr, sizeof(attr)), RKNN_SUCC);
-  return attr;
-}
-
+rknn_tensor_attr InputAttr(rknn_context ctx, rknn_query_cmd cmd) { return QueryTensorAttr(ctx, cmd, 0); }
 rknn_tensor_attr OutputAttr(rknn_context ctx, rknn_query_cmd cmd, uint32_t index) {
-  rknn_tensor_attr attr;
-  std::memset(&attr, 0, sizeof(attr));
-  attr.index = index;
-  EXPECT_EQ(rknn_query(ctx, cmd, &attr, sizeof(attr)), RKNN_SUCC);
-  return attr;
+  return QueryTensorAttr(ctx, cmd, index);
 }
 
 std::vector<uint32_t> Dims(const rknn_tensor_attr& a) { return std::vector<uint32_t>(a.dims, a.dims + a.n_dims); }
@@ -60,19 +49,14 @@ int SelectSet(rknn_context ctx, Size s) {
   return rknn_set_input_shapes(ctx, 1, &attr);
 }
 
-// Both outputs as float32 (NCHW), copied out.
-int GetOutputs(rknn_context ctx, std::vector<float>* y, std::vector<float>* z) {
-  rknn_output out[2];
-  std::memset(out, 0, sizeof(out));
-  out[0].index = 0;
-  out[0].want_float = 1;
-  out[1].index = 1;
-  out[1].want_float = 1;
-  int ret = rknn_outputs_get(ctx, 2, out, nullptr);
+// Both outputs as float32 (NCHW), copied out, whatever the set's sizes; with `frame_id`, their frame.
+int GetOutputs(rknn_context ctx, std::vector<float>* y, std::vector<float>* z, uint64_t* frame_id = nullptr) {
+  std::vector<std::vector<float>> out;
+  const int ret = GetAllFloatOutputs(ctx, 2, &out, frame_id);
   if (ret != RKNN_SUCC) return ret;
-  y->assign(static_cast<float*>(out[0].buf), static_cast<float*>(out[0].buf) + out[0].size / sizeof(float));
-  z->assign(static_cast<float*>(out[1].buf), static_cast<float*>(out[1].buf) + out[1].size / sizeof(float));
-  return rknn_outputs_release(ctx, 2, out);
+  *y = std::move(out[0]);
+  *z = std::move(out[1]);
+  return RKNN_SUCC;
 }
 
 void ExpectNearAll(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
@@ -236,17 +220,7 @@ TEST(DynamicShapeAsync, AShapeChangeStartsTheFramesOver) {
         MakeInput(x.data(), static_cast<uint32_t>(x.size() * sizeof(float)), RKNN_TENSOR_FLOAT32, RKNN_TENSOR_NCHW);
     ASSERT_EQ(rknn_inputs_set(ctx, 1, &in), RKNN_SUCC);
     ASSERT_EQ(rknn_run(ctx, nullptr), RKNN_SUCC);
-    rknn_output out[2];
-    std::memset(out, 0, sizeof(out));
-    out[0].want_float = out[1].want_float = 1;
-    out[1].index = 1;
-    rknn_output_extend ext;
-    std::memset(&ext, 0, sizeof(ext));
-    ASSERT_EQ(rknn_outputs_get(ctx, 2, out, &ext), RKNN_SUCC);
-    y->assign(static_cast<float*>(out[0].buf), static_cast<float*>(out[0].buf) + out[0].size / sizeof(float));
-    z->assign(static_cast<float*>(out[1].buf), static_cast<float*>(out[1].buf) + out[1].size / sizeof(float));
-    *frame_id = ext.frame_id;
-    ASSERT_EQ(rknn_outputs_release(ctx, 2, out), RKNN_SUCC);
+    ASSERT_EQ(GetOutputs(ctx, y, z, frame_id), RKNN_SUCC);
   };
   std::vector<float> y, z, want_y, want_z;
   uint64_t frame = 0;

@@ -144,18 +144,10 @@ TEST(CoreMaskThreads, EveryMaskAndBatchCoreNumGivesTheSameBits) {
   ASSERT_EQ(rknn_inputs_set(ctx.get(), 1, &in), RKNN_SUCC);
   auto run = [&](std::vector<float>* y, std::vector<float>* z) {
     ASSERT_EQ(rknn_run(ctx.get(), nullptr), RKNN_SUCC);
-    rknn_output out[2];
-    std::memset(out, 0, sizeof(out));
-    for (uint32_t i = 0; i < 2; ++i) {
-      out[i].want_float = 1;
-      out[i].index = i;
-    }
-    ASSERT_EQ(rknn_outputs_get(ctx.get(), 2, out, nullptr), RKNN_SUCC);
-    const float* yp = static_cast<const float*>(out[0].buf);
-    const float* zp = static_cast<const float*>(out[1].buf);
-    y->assign(yp, yp + out[0].size / sizeof(float));
-    z->assign(zp, zp + out[1].size / sizeof(float));
-    ASSERT_EQ(rknn_outputs_release(ctx.get(), 2, out), RKNN_SUCC);
+    std::vector<std::vector<float>> out;
+    ASSERT_EQ(GetAllFloatOutputs(ctx.get(), 2, &out), RKNN_SUCC);
+    *y = out[0];
+    *z = out[1];
   };
   std::vector<float> y1, z1;
   run(&y1, &z1);

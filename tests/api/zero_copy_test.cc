@@ -12,14 +12,6 @@
 namespace apitest {
 namespace {
 
-rknn_tensor_attr QueryAttr(rknn_context ctx, rknn_query_cmd cmd, uint32_t index) {
-  rknn_tensor_attr attr;
-  std::memset(&attr, 0, sizeof(attr));
-  attr.index = index;
-  EXPECT_EQ(rknn_query(ctx, cmd, &attr, sizeof(attr)), RKNN_SUCC);
-  return attr;
-}
-
 // Writes pattern `seed` as uint8 NHWC rows of `w_stride` pixels (the padding is left as is).
 void WriteImage(uint8_t* dst, uint32_t w_stride, uint32_t seed) {
   for (uint32_t h = 0; h < kH; ++h)
@@ -34,7 +26,7 @@ class ZeroCopyTest : public ::testing::Test {
 
   // Binds a uint8 NHWC input memory and float32 NCHW output memories, as rknn_create_mem_demo does.
   void BindAll() {
-    in_attr_ = QueryAttr(ctx(), RKNN_QUERY_INPUT_ATTR, 0);
+    in_attr_ = QueryTensorAttr(ctx(), RKNN_QUERY_INPUT_ATTR, 0);
     in_attr_.type = RKNN_TENSOR_UINT8;
     in_attr_.fmt = RKNN_TENSOR_NHWC;
     stride_ = in_attr_.w_stride != 0 ? in_attr_.w_stride : kW;
@@ -42,7 +34,7 @@ class ZeroCopyTest : public ::testing::Test {
     ASSERT_NE(in_, nullptr);
     ASSERT_EQ(rknn_set_io_mem(ctx(), in_, &in_attr_), RKNN_SUCC);
     for (uint32_t i = 0; i < 2; ++i) {
-      rknn_tensor_attr a = QueryAttr(ctx(), RKNN_QUERY_OUTPUT_ATTR, i);
+      rknn_tensor_attr a = QueryTensorAttr(ctx(), RKNN_QUERY_OUTPUT_ATTR, i);
       a.type = RKNN_TENSOR_FLOAT32;
       a.fmt = RKNN_TENSOR_NCHW;
       out_[i] = rknn_create_mem(ctx(), a.n_elems * sizeof(float));
@@ -142,7 +134,7 @@ TEST_F(ZeroCopyTest, MemoryFromAnFdWithOffset) {
   ASSERT_NE(app, MAP_FAILED);
   WriteImage(app + offset, kW, 4);
 
-  rknn_tensor_attr attr = QueryAttr(ctx(), RKNN_QUERY_INPUT_ATTR, 0);
+  rknn_tensor_attr attr = QueryTensorAttr(ctx(), RKNN_QUERY_INPUT_ATTR, 0);
   attr.type = RKNN_TENSOR_UINT8;
   attr.fmt = RKNN_TENSOR_NHWC;
   attr.w_stride = kW;
@@ -205,7 +197,7 @@ TEST_F(ZeroCopyTest, BadArgumentsGetTheirCodes) {
   EXPECT_EQ(rknn_create_mem_from_phys(ctx(), 0x1000, nullptr, 64), nullptr);
   EXPECT_EQ(rknn_create_mem_from_mb_blk(ctx(), nullptr, 0), nullptr);
 
-  rknn_tensor_attr in = QueryAttr(ctx(), RKNN_QUERY_INPUT_ATTR, 0);
+  rknn_tensor_attr in = QueryTensorAttr(ctx(), RKNN_QUERY_INPUT_ATTR, 0);
   in.type = RKNN_TENSOR_UINT8;
   in.fmt = RKNN_TENSOR_NHWC;
   rknn_tensor_mem* m = rknn_create_mem(ctx(), 4096);
@@ -234,7 +226,7 @@ TEST_F(ZeroCopyTest, BadArgumentsGetTheirCodes) {
   ASSERT_NE(small, nullptr);
   in.w_stride = kW;
   EXPECT_EQ(rknn_set_io_mem(ctx(), small, &in), RKNN_ERR_PARAM_INVALID);
-  rknn_tensor_attr out = QueryAttr(ctx(), RKNN_QUERY_OUTPUT_ATTR, 0);
+  rknn_tensor_attr out = QueryTensorAttr(ctx(), RKNN_QUERY_OUTPUT_ATTR, 0);
   out.type = RKNN_TENSOR_FLOAT32;
   EXPECT_EQ(rknn_set_io_mem(ctx(), small, &out), RKNN_ERR_PARAM_INVALID);
   // The failed binds left the input unset.
@@ -295,12 +287,12 @@ class ZeroCopyInt8Test : public ::testing::Test {
 };
 
 TEST_F(ZeroCopyInt8Test, NativeLayoutsInAndOut) {
-  const rknn_tensor_attr native_in = QueryAttr(ctx(), RKNN_QUERY_NATIVE_INPUT_ATTR, 0);
+  const rknn_tensor_attr native_in = QueryTensorAttr(ctx(), RKNN_QUERY_NATIVE_INPUT_ATTR, 0);
   ASSERT_EQ(native_in.type, RKNN_TENSOR_INT8);
   ASSERT_EQ(native_in.fmt, RKNN_TENSOR_NHWC);
   ASSERT_EQ(native_in.zp, -128);
   ASSERT_FLOAT_EQ(native_in.scale, 1.0f);
-  rknn_tensor_attr native_out = QueryAttr(ctx(), RKNN_QUERY_NATIVE_OUTPUT_ATTR, 0);
+  rknn_tensor_attr native_out = QueryTensorAttr(ctx(), RKNN_QUERY_NATIVE_OUTPUT_ATTR, 0);
   ASSERT_EQ(native_out.fmt, RKNN_TENSOR_NC1HWC2);
   ASSERT_EQ(native_out.type, RKNN_TENSOR_INT8);
   const uint32_t c2 = native_out.dims[4], out_stride = native_out.w_stride;
@@ -336,7 +328,7 @@ TEST_F(ZeroCopyInt8Test, NativeLayoutsInAndOut) {
       }
   // The float results equal the oracle within half a step of the convolution's int8 grid (range
   // [-100, 80]) plus half a step of y's (the Relu requantizes).
-  const float step = QueryAttr(ctx(), RKNN_QUERY_OUTPUT_ATTR, 0).scale;
+  const float step = QueryTensorAttr(ctx(), RKNN_QUERY_OUTPUT_ATTR, 0).scale;
   const float tolerance = 0.5f * 180.0f / 255.0f + 0.5f * step + 1e-4f;
   const std::vector<float> oracle = Oracle(6).y;
   for (size_t i = 0; i < oracle.size(); ++i) EXPECT_NEAR(want_y[i], oracle[i], tolerance) << i;
@@ -348,7 +340,7 @@ TEST_F(ZeroCopyInt8Test, Uint8ImageQuantizedByTheRuntime) {
   std::vector<int8_t> want_codes;
   std::vector<float> want_y;
   Reference(2, &want_codes, &want_y);
-  rknn_tensor_attr in_attr = QueryAttr(ctx(), RKNN_QUERY_INPUT_ATTR, 0);
+  rknn_tensor_attr in_attr = QueryTensorAttr(ctx(), RKNN_QUERY_INPUT_ATTR, 0);
   in_attr.type = RKNN_TENSOR_UINT8;
   in_attr.fmt = RKNN_TENSOR_NHWC;
   in_attr.pass_through = 0;
@@ -357,7 +349,7 @@ TEST_F(ZeroCopyInt8Test, Uint8ImageQuantizedByTheRuntime) {
   ASSERT_NE(in, nullptr);
   WriteImage(static_cast<uint8_t*>(in->virt_addr), stride, 2);
   ASSERT_EQ(rknn_set_io_mem(ctx(), in, &in_attr), RKNN_SUCC);
-  rknn_tensor_attr out_attr = QueryAttr(ctx(), RKNN_QUERY_OUTPUT_ATTR, 0);
+  rknn_tensor_attr out_attr = QueryTensorAttr(ctx(), RKNN_QUERY_OUTPUT_ATTR, 0);
   out_attr.type = RKNN_TENSOR_FLOAT32;
   rknn_tensor_mem* out = rknn_create_mem(ctx(), out_attr.n_elems * sizeof(float));
   ASSERT_NE(out, nullptr);
