@@ -396,6 +396,12 @@ TEST(ConvertCliFiles, Write) {
           << "dynamic_input:\n  - [[1, 3, 6, 6]]\n  - [[1, 3, 12, 10]]\n"
           << "rknn_batch_size: 2\n";
   ASSERT_TRUE(static_cast<bool>(dynamic));
+  std::ofstream(dir + "/bad_dynamic_input.yml") << "model: " << dir << "/dynamic.onnx\n"
+                                                 << "dynamic_input: [1, 3, 8, 8]\n";
+  std::ofstream(dir + "/bad_batch_size.yml") << "model: " << dir << "/static.onnx\n"
+                                              << "rknn_batch_size: 0\n";
+  // A frame that fits none of dynamic_sets.rknn's shape sets (4x4 and 8x8).
+  testing::WriteNpyFloats(dir + "/frame_5x5.npy", {1, 3, 5, 5}, Floats(75, 0.5f));
 }
 
 }  // namespace
