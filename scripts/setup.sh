@@ -15,6 +15,7 @@ APT_PACKAGES=(
   libonnx-testdata                               # ONNX operator conformance models
   opencv-doc fonts-dejavu-core espeak-ng sox     # real test inputs: sample images, rendered text, speech
   dataset-fashion-mnist zlib1g-dev               # bench/fashion_mnist: int8 accuracy on a real task
+  python3-onnx python3-numpy python3-pil         # bench/quant_accuracy/weight_sensitivity.py (/usr/bin/python3)
 )
 
 missing=()

@@ -18,10 +18,10 @@
 //      against the labels, for both models, spaces at either end of a text
 //      dropped (--ignore-space: all spaces); cosine of the int8 output to the
 //      float output per sample. Checks: int8 exact >= float exact - 2 points,
-//      int8 CER <= float CER + 0.5 points, min cosine >= 0.99.
+//      int8 CER <= float CER + 0.5 points, cosine (below).
 // cls: accuracy (argmax: 0 or 180 degrees) against the labels, agreement of
-//      the two models, cosine. Checks: int8 accuracy >= float accuracy, min
-//      cosine >= 0.99.
+//      the two models, cosine. Checks: int8 accuracy >= float accuracy,
+//      cosine (below).
 // det: per image the IoU of the text masks (probability > 0.3) of int8 and
 //      float, the boxes of both (DetectBoxes, as the demo), matched one to
 //      one by IoU >= 0.8; cosine of the probability maps. An int8 box whose
@@ -29,7 +29,12 @@
 //      is an extra detection; a box found but placed less exactly counts
 //      only against the matches at 0.8. Checks: min mask IoU >= 0.9,
 //      matched >= 95 % of float boxes, extra int8 boxes <= 2 % of float
-//      boxes, min cosine >= 0.99.
+//      boxes, cosine (below).
+// Cosine, every task: the mean over the samples >= 0.99 (the issue's "output
+// cosine vs float on held-out inputs", a figure per model like the 0.954 it
+// quotes for ONNX Runtime's int8 rec), and every sample >= 0.9, npurt's own
+// guard against a sample that collapses (docs/quantization.md: why not 0.99
+// per sample).
 // Every threshold has a flag (--help).
 
 #include <algorithm>
@@ -53,7 +58,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Thresholds {
-  double min_cos = 0.99;
+  double min_cos_mean = 0.99;  // the issue's "output cosine on held-out inputs": over the set
+  double min_cos = 0.9;        // per sample: npurt's own guard that no sample collapses
   double max_exact_drop = 2.0;   // rec, points
   double max_cer_rise = 0.5;     // rec, points
   double max_acc_drop = 0.0;     // cls, points
@@ -300,6 +306,7 @@ int EvalRec(const Options& o, Checks* checks) {
                    ">=", fp_acc - o.t.max_exact_drop);
     checks->Expect(q8_cer <= fp_cer + o.t.max_cer_rise, "int8 CER (%) <= float CER + max rise", q8_cer,
                    "<=", fp_cer + o.t.max_cer_rise);
+    checks->Expect(cos.mean() >= o.t.min_cos_mean, "mean output cosine", cos.mean(), ">=", o.t.min_cos_mean);
     checks->Expect(cos.min >= o.t.min_cos, "min output cosine", cos.min, ">=", o.t.min_cos);
   }
   std::printf(
@@ -361,6 +368,7 @@ int EvalCls(const Options& o, Checks* checks) {
   if (checks->enabled) {
     checks->Expect(q8_acc >= fp_acc - o.t.max_acc_drop, "int8 accuracy (%) >= float accuracy - max drop", q8_acc,
                    ">=", fp_acc - o.t.max_acc_drop);
+    checks->Expect(cos.mean() >= o.t.min_cos_mean, "mean output cosine", cos.mean(), ">=", o.t.min_cos_mean);
     checks->Expect(cos.min >= o.t.min_cos, "min output cosine", cos.min, ">=", o.t.min_cos);
   }
   std::printf(
@@ -510,6 +518,7 @@ int EvalDet(const Options& o, Checks* checks) {
     checks->Expect(iou_min >= o.t.min_mask_iou, "min text mask IoU", iou_min, ">=", o.t.min_mask_iou);
     checks->Expect(match >= o.t.min_box_match, "matched float boxes (%)", match, ">=", o.t.min_box_match);
     checks->Expect(extra <= o.t.max_extra_boxes, "extra int8 boxes (% of float)", extra, "<=", o.t.max_extra_boxes);
+    checks->Expect(cos.mean() >= o.t.min_cos_mean, "mean output cosine", cos.mean(), ">=", o.t.min_cos_mean);
     checks->Expect(cos.min >= o.t.min_cos, "min output cosine", cos.min, ">=", o.t.min_cos);
   }
   std::printf(
@@ -534,8 +543,9 @@ void PrintUsage(const char* argv0) {
                "the models disagree)\n"
                "  --ignore-space        rec: compare texts without any spaces (PaddleOCR's RecMetric ignore_space)\n"
                "  --no-check            report only; exit 0 whatever the numbers\n"
-               "  --min-cos X           all tasks: min output cosine int8 vs float "
+               "  --min-cos-mean X      all tasks: mean output cosine int8 vs float over the samples "
                "(default %g)\n"
+               "  --min-cos X           all tasks: output cosine of every sample (default %g)\n"
                "  --max-exact-drop P    rec: points int8 exact match may lose (default "
                "%g)\n"
                "  --max-cer-rise P      rec: points int8 CER may gain (default %g)\n"
@@ -550,7 +560,7 @@ void PrintUsage(const char* argv0) {
                "  --box-iou X           det: IoU for a box match (default %g)\n"
                "  --extra-iou X         det: an int8 box whose IoU with every float box is below X is extra "
                "(default %g)\n",
-               argv0, t.min_cos, t.max_exact_drop, t.max_cer_rise, t.max_acc_drop, t.min_mask_iou, t.min_box_match,
+               argv0, t.min_cos_mean, t.min_cos, t.max_exact_drop, t.max_cer_rise, t.max_acc_drop, t.min_mask_iou, t.min_box_match,
                t.max_extra_boxes, t.box_iou, t.extra_iou);
 }
 
@@ -580,6 +590,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     const double v = std::strtod(value, &end);
     const bool numeric = end != value && *end == '\0';
     double* field = arg == "--min-cos"           ? &o->t.min_cos
+                    : arg == "--min-cos-mean"    ? &o->t.min_cos_mean
                     : arg == "--max-exact-drop"  ? &o->t.max_exact_drop
                     : arg == "--max-cer-rise"    ? &o->t.max_cer_rise
                     : arg == "--max-acc-drop"    ? &o->t.max_acc_drop

@@ -183,7 +183,8 @@ class Quantizer {
   Status ChooseInt16Tensors(const std::vector<int>& producer);
   std::vector<DataType> SlotTypes(size_t node) const;
   int QuantizedConstant(int tensor);  // a float constant used as an activation
-  int QuantizeNodeInput(int tensor);  // the int8 form of a float-stored tensor (QuantizeLinear, cached)
+  // The int8 or int16 form of a float-stored tensor (QuantizeLinear, cached per type).
+  Status QuantizeNodeInput(int tensor, DataType type, int* out);
   int DequantizeNodeInput(int tensor);
   int AddBoundary(const char* op, int input, int source, const std::string& role, const QuantInfo& q,
                   DataType zp_type, DataType out_type, const char* suffix);
@@ -208,7 +209,8 @@ class Quantizer {
   std::vector<bool> int16_layer_;  // per node: listed in int16_layers or chosen by the int16 MAC budget
   std::vector<QuantInfo> params_;  // per tensor: the parameters of its stored type (or int8 at a boundary)
   std::map<int, QuantInfo> params8_;  // int8 parameters of int16 tensors read as int8 somewhere
-  std::map<int, int> quantized_of_;
+  std::map<int, int> quantized_of_;  // constants and float-stored tensors read as int8
+  std::map<int, int> quantized16_of_;  // float-stored tensors read as int16
   std::map<int, int> dequantized_of_;
   std::map<int, int> requantized_of_;
   int boundaries_ = 0;
@@ -268,8 +270,9 @@ std::vector<DataType> Quantizer::SlotTypes(size_t k) const {
 // The hybrid scheme's int16 tensors: the activation inputs and the outputs of
 // every int16 layer, then made consistent with what the runtime ops can do,
 // to a fixed point:
-//   - a tensor stays int8 when it is a graph input or output, a constant, or
-//     written by a float node (its boundary quantizes to int8 anyway);
+//   - a tensor stays int8 when it is a graph input or output or a constant; one
+//     written by a float node may be int16 (its QuantizeLinear boundary writes
+//     int16: a float layer inside an int16 region keeps the region's precision);
 //   - a data-movement op keeps its input's type: input and outputs are int16
 //     together, or int8 together;
 //   - a computing op that cannot write int16 makes its output int8; one that
@@ -348,7 +351,7 @@ Status Quantizer::ChooseInt16Tensors(const std::vector<int>& producer) {
         if (forced8[t] && int16_[t]) force(static_cast<int>(t));
         continue;
       }
-      if (g_.tensors()[t].is_constant || producer[t] < 0 || !int8_node_[producer[t]]) force(static_cast<int>(t));
+      if (g_.tensors()[t].is_constant || producer[t] < 0) force(static_cast<int>(t));
     }
     for (size_t k = 0; k < num_nodes; ++k) {
       if (!int8_node_[k]) continue;
@@ -450,13 +453,18 @@ int Quantizer::AddBoundary(const char* op, int input, int source, const std::str
   return b;
 }
 
-int Quantizer::QuantizeNodeInput(int tensor) {
-  auto it = quantized_of_.find(tensor);
-  if (it != quantized_of_.end()) return it->second;
-  const int q = AddBoundary("QuantizeLinear", tensor, tensor, "quantize", params_[tensor], DataType::kInt8,
-                            DataType::kInt8, ":int8");
-  quantized_of_[tensor] = q;
-  return q;
+Status Quantizer::QuantizeNodeInput(int tensor, DataType type, int* out) {
+  std::map<int, int>& cache = type == DataType::kInt16 ? quantized16_of_ : quantized_of_;
+  auto it = cache.find(tensor);
+  if (it == cache.end()) {
+    QuantInfo q = params_[tensor];  // the stored type's parameters: int16 ones for an int16 tensor
+    if (type == DataType::kInt8 && int16_[tensor]) NPURT_RETURN_IF_ERROR(Int8Params(tensor, &q));
+    const int b = AddBoundary("QuantizeLinear", tensor, tensor, "quantize", q, type, type,
+                              type == DataType::kInt16 ? ":int16" : ":int8");
+    it = cache.emplace(tensor, b).first;
+  }
+  *out = it->second;
+  return Status::Ok();
 }
 
 int Quantizer::DequantizeNodeInput(int tensor) {
@@ -818,7 +826,8 @@ Status Quantizer::Run(QuantizeReport* report) {
           if (IsConstant(g_, t)) {
             n.inputs[i] = QuantizedConstant(t);
           } else if (!stored_int8_[t]) {
-            n.inputs[i] = QuantizeNodeInput(t);
+            if (int16_[t] && !requant_[k][i]) type = DataType::kInt16;
+            NPURT_RETURN_IF_ERROR(QuantizeNodeInput(t, type, &n.inputs[i]));
           } else if (int16_[t] && requant_[k][i]) {
             NPURT_RETURN_IF_ERROR(RequantizeToInt8(t, &n.inputs[i]));
           } else if (int16_[t]) {

@@ -190,6 +190,33 @@ TEST_F(QuantizeGraphTest, FloatLayersStayFloatBehindBoundaries) {
   EXPECT_EQ(testing::RunModelFile(model, {held_out_}).size(), 1u);
 }
 
+// A float layer inside an int16 region hands its output on in int16: the boundary after it
+// quantizes to what its readers read, not to int8 (an int8 step there costs the region its precision).
+TEST_F(QuantizeGraphTest, FloatLayerInsideInt16RegionQuantizesToInt16) {
+  Graph g;
+  QuantizeReport report;
+  QuantizeOptions options;
+  options.float_layers = {"conv2"};
+  options.int16_mac_budget = 1.0;
+  ASSERT_TRUE(Quantize(options, &g, &report).ok());
+  const IrNode* conv2 = Node(g, "conv2");
+  ASSERT_NE(conv2, nullptr);
+  const IrNode* gap = Node(g, "gap");
+  ASSERT_NE(gap, nullptr);
+  const IrTensor& gap_in = g.tensors()[gap->inputs[0]];
+  EXPECT_EQ(gap_in.dtype, DataType::kInt16);
+  EXPECT_EQ(gap_in.name, g.tensors()[conv2->outputs[0]].name + ":int16");
+  ASSERT_EQ(gap_in.quant.zero_point.size(), 1u);
+  EXPECT_EQ(gap_in.quant.zero_point[0], 0);  // int16 is symmetric
+  std::vector<uint8_t> int8_model, float_model;
+  ASSERT_TRUE(EmitModel(g, EmitOptions(), &int8_model).ok());
+  ASSERT_TRUE(EmitModel(SmallCnn(), EmitOptions(), &float_model).ok());
+  const auto want = testing::RunModelFile(float_model, {held_out_});
+  const auto got = testing::RunModelFile(int8_model, {held_out_});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_GE(Cosine(got[0], want[0]), 0.99);
+}
+
 // Bias correction, hand-computed: x[1,2,1,1] with channel means 2 and 5 -> Conv 1x1, weights {1.0, 0.3}, no bias.
 // Per-channel int8 weights: scale 1/127, codes {127, 38}; 38/127 = 0.299213 rounds 0.3 down by 0.000787, which
 // lowers the output's mean by 0.000787 * 5: the conv gets a bias of +0.003937 (in int32 codes of scale_x * scale_w).
