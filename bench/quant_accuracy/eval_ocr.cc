@@ -236,6 +236,11 @@ struct Checks {
     std::printf("  %-4s %s: %.4f %s %.4f\n", pass ? "ok" : "FAIL", what, value, op, limit);
     ok = ok && pass;
   }
+  // Every task's cosine thresholds: the mean over the samples and each sample's.
+  void ExpectCosine(const CosineStats& cos, const Thresholds& t) {
+    Expect(cos.mean() >= t.min_cos_mean, "mean output cosine", cos.mean(), ">=", t.min_cos_mean);
+    Expect(cos.min >= t.min_cos, "min output cosine", cos.min, ">=", t.min_cos);
+  }
 };
 
 void PrintTimes(const ModelPair& models, int n) {
@@ -306,8 +311,7 @@ int EvalRec(const Options& o, Checks* checks) {
                    ">=", fp_acc - o.t.max_exact_drop);
     checks->Expect(q8_cer <= fp_cer + o.t.max_cer_rise, "int8 CER (%) <= float CER + max rise", q8_cer,
                    "<=", fp_cer + o.t.max_cer_rise);
-    checks->Expect(cos.mean() >= o.t.min_cos_mean, "mean output cosine", cos.mean(), ">=", o.t.min_cos_mean);
-    checks->Expect(cos.min >= o.t.min_cos, "min output cosine", cos.min, ">=", o.t.min_cos);
+    checks->ExpectCosine(cos, o.t);
   }
   std::printf(
       "RESULT task=rec n=%d ignore_space=%d float_exact=%.2f int8_exact=%.2f "
@@ -368,8 +372,7 @@ int EvalCls(const Options& o, Checks* checks) {
   if (checks->enabled) {
     checks->Expect(q8_acc >= fp_acc - o.t.max_acc_drop, "int8 accuracy (%) >= float accuracy - max drop", q8_acc,
                    ">=", fp_acc - o.t.max_acc_drop);
-    checks->Expect(cos.mean() >= o.t.min_cos_mean, "mean output cosine", cos.mean(), ">=", o.t.min_cos_mean);
-    checks->Expect(cos.min >= o.t.min_cos, "min output cosine", cos.min, ">=", o.t.min_cos);
+    checks->ExpectCosine(cos, o.t);
   }
   std::printf(
       "RESULT task=cls n=%d float_acc=%.2f int8_acc=%.2f agree=%.2f "
@@ -518,8 +521,7 @@ int EvalDet(const Options& o, Checks* checks) {
     checks->Expect(iou_min >= o.t.min_mask_iou, "min text mask IoU", iou_min, ">=", o.t.min_mask_iou);
     checks->Expect(match >= o.t.min_box_match, "matched float boxes (%)", match, ">=", o.t.min_box_match);
     checks->Expect(extra <= o.t.max_extra_boxes, "extra int8 boxes (% of float)", extra, "<=", o.t.max_extra_boxes);
-    checks->Expect(cos.mean() >= o.t.min_cos_mean, "mean output cosine", cos.mean(), ">=", o.t.min_cos_mean);
-    checks->Expect(cos.min >= o.t.min_cos, "min output cosine", cos.min, ">=", o.t.min_cos);
+    checks->ExpectCosine(cos, o.t);
   }
   std::printf(
       "RESULT task=det n=%d float_boxes=%d int8_boxes=%d "

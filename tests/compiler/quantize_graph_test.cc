@@ -123,6 +123,24 @@ double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
   return ab / std::sqrt(aa * bb);
 }
 
+// Output cosine of the quantized SmallCnn `g` against the float one on `input`; 0 (and a failure) if either
+// cannot be emitted or run. `detail` gets both outputs for the failure message.
+double CosineToFloat(const Graph& g, const std::vector<float>& input, std::string* detail) {
+  std::vector<uint8_t> int8_model, float_model;
+  if (!EmitModel(g, EmitOptions(), &int8_model).ok() || !EmitModel(SmallCnn(), EmitOptions(), &float_model).ok()) {
+    ADD_FAILURE() << "cannot emit the models";
+    return 0.0;
+  }
+  const auto want = testing::RunModelFile(float_model, {input});
+  const auto got = testing::RunModelFile(int8_model, {input});
+  if (want.size() != 1 || got.size() != 1) {
+    ADD_FAILURE() << "expected one output from each model, got " << want.size() << " and " << got.size();
+    return 0.0;
+  }
+  *detail = "quantized vs float: " + ::testing::PrintToString(got[0]) + " vs " + ::testing::PrintToString(want[0]);
+  return Cosine(got[0], want[0]);
+}
+
 TEST_F(QuantizeGraphTest, ConvPoolGemmRunInInt8AndMatchFloat) {
   Graph g;
   QuantizeReport report;
@@ -152,15 +170,8 @@ TEST_F(QuantizeGraphTest, ConvPoolGemmRunInInt8AndMatchFloat) {
   const IrNode* pool = Node(g, "pool");
   EXPECT_EQ(g.tensors()[pool->outputs[0]].quant.scale, g.tensors()[pool->inputs[0]].quant.scale);
 
-  std::vector<uint8_t> int8_model, float_model;
-  ASSERT_TRUE(EmitModel(g, EmitOptions(), &int8_model).ok());
-  ASSERT_TRUE(EmitModel(SmallCnn(), EmitOptions(), &float_model).ok());
-  const auto want = testing::RunModelFile(float_model, {held_out_});
-  const auto got = testing::RunModelFile(int8_model, {held_out_});
-  ASSERT_EQ(want.size(), 1u);
-  ASSERT_EQ(got.size(), 1u);
-  EXPECT_GE(Cosine(got[0], want[0]), 0.99) << "int8 vs float: " << ::testing::PrintToString(got[0]) << " vs "
-                                            << ::testing::PrintToString(want[0]);
+  std::string detail;
+  EXPECT_GE(CosineToFloat(g, held_out_, &detail), 0.99) << detail;
 }
 
 TEST_F(QuantizeGraphTest, LayerMethodQuantizesWeightsPerTensor) {
@@ -208,13 +219,8 @@ TEST_F(QuantizeGraphTest, FloatLayerInsideInt16RegionQuantizesToInt16) {
   EXPECT_EQ(gap_in.name, g.tensors()[conv2->outputs[0]].name + ":int16");
   ASSERT_EQ(gap_in.quant.zero_point.size(), 1u);
   EXPECT_EQ(gap_in.quant.zero_point[0], 0);  // int16 is symmetric
-  std::vector<uint8_t> int8_model, float_model;
-  ASSERT_TRUE(EmitModel(g, EmitOptions(), &int8_model).ok());
-  ASSERT_TRUE(EmitModel(SmallCnn(), EmitOptions(), &float_model).ok());
-  const auto want = testing::RunModelFile(float_model, {held_out_});
-  const auto got = testing::RunModelFile(int8_model, {held_out_});
-  ASSERT_EQ(got.size(), 1u);
-  EXPECT_GE(Cosine(got[0], want[0]), 0.99);
+  std::string detail;
+  EXPECT_GE(CosineToFloat(g, held_out_, &detail), 0.99) << detail;
 }
 
 // Bias correction, hand-computed: x[1,2,1,1] with channel means 2 and 5 -> Conv 1x1, weights {1.0, 0.3}, no bias.
