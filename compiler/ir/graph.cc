@@ -182,6 +182,8 @@ Status Graph::EvaluateNode(size_t index) {
     op.outputs.push_back(&outs[i]);
   }
   Status s = def->prepare != nullptr ? def->prepare(&op) : Status::Ok();
+  std::vector<uint64_t> scratch((op.scratch_bytes + 7) / 8);  // 8-byte aligned; kernels ask no more for folding
+  op.scratch = reinterpret_cast<uint8_t*>(scratch.data());
   if (s.ok()) s = def->eval(&op);
   if (!s.ok()) return Status(s.code(), where + s.message());
   for (size_t i = 0; i < node.outputs.size(); ++i) {

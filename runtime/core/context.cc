@@ -83,6 +83,7 @@ Context::~Context() {
     worker_.join();  // the frame in flight finishes first
   }
   if (arena_owned_) Unmap(arena_, model_->max_arena_size());
+  if (scratch_ != nullptr) Unmap(scratch_, scratch_bytes_);
   for (size_t i = 0; i < input_buffers_.size(); ++i) Unmap(input_buffers_[i], model_->max_io_bytes(true, i));
   for (size_t i = 0; i < output_buffers_.size(); ++i) Unmap(output_buffers_[i], model_->max_io_bytes(false, i));
   for (void* p : user_outputs_) std::free(p);
@@ -178,6 +179,7 @@ Status Context::BindGraph(const ModelGraph& g) {
     const OpDesc& d = g.ops[k];
     OpNode& n = nodes_[k];
     n.threads = threads_;
+    n.may_pack_constants = !options_.weights_outside;
     n.def = d.def;
     n.name = d.name;
     n.attrs = d.attrs;
@@ -185,12 +187,31 @@ Status Context::BindGraph(const ModelGraph& g) {
     for (int o : d.outputs) n.outputs.push_back(&tensors_[o]);
   }
   NPURT_RETURN_IF_ERROR(PrepareNodes(&nodes_));
+  NPURT_RETURN_IF_ERROR(BindScratch());
   if (LogEnabled(LogLevel::kLayer)) {
     profiler_ = std::make_unique<LayerDebugProfiler>(nodes_.size());
   } else if (options_.collect_perf) {
     profiler_ = std::make_unique<OpTimeProfiler>(nodes_.size());
   }
   perf_detail_stale_ = true;
+  return Status::Ok();
+}
+
+Status Context::BindScratch() {
+  uint64_t bytes = 0;
+  for (const OpNode& node : nodes_) bytes = std::max<uint64_t>(bytes, node.scratch_bytes);
+  if (bytes > scratch_bytes_) {
+    // A larger shape set's prepare asked for more: the block only grows, and only here (rknn_init,
+    // rknn_set_input_shapes), never in rknn_run.
+    uint8_t* larger = MapZeroed(bytes);
+    if (larger == nullptr) {
+      return NPURT_ERROR(kMallocFail, "cannot allocate %llu bytes of kernel scratch", static_cast<unsigned long long>(bytes));
+    }
+    if (scratch_ != nullptr) Unmap(scratch_, scratch_bytes_);
+    scratch_ = larger;
+    scratch_bytes_ = bytes;
+  }
+  for (OpNode& node : nodes_) node.scratch = node.scratch_bytes > 0 ? scratch_ : nullptr;
   return Status::Ok();
 }
 

@@ -130,6 +130,7 @@ class Context {
   Status Init();
   // Points the tensors at the weights, the arena and the I/O buffers as `g` lays them out and prepares its ops.
   Status BindGraph(const ModelGraph& g);
+  Status BindScratch();  // gives the prepared nodes the scratch they asked for
   Status ImportOne(const InputArg& in);
   // Pass-through data takes the native layout (its type must be the native one); NC1HWC2 needs it.
   // Errors carry `error` (kInputInvalid for rknn_inputs_set, kParamInvalid for rknn_set_io_mem).
@@ -145,6 +146,8 @@ class Context {
   const uint8_t* weights_ = nullptr;  // the model's weights, or the application's copy (SetWeightMemory)
 
   uint8_t* arena_ = nullptr;
+  uint8_t* scratch_ = nullptr;  // the ops' scratch (OpNode::scratch), the largest any shape set asks for
+  uint64_t scratch_bytes_ = 0;
   std::vector<uint8_t*> input_buffers_;
   std::vector<uint8_t*> output_buffers_;
   std::vector<Tensor> tensors_;

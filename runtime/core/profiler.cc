@@ -71,8 +71,8 @@ void LayerDebugProfiler::EndOp(int index, const OpNode& node) {
 std::string FormatPerfTable(const std::vector<OpNode>& nodes, const std::vector<int64_t>& elapsed_ns) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof(line), "%-5s %-20s %-8s %-6s %-24s %-24s %10s  %s\n", "ID", "OpType", "DataType",
-                "Target", "InputShape", "OutputShape", "Time(us)", "FullName");
+  std::snprintf(line, sizeof(line), "%-5s %-20s %-8s %-6s %-24s %-24s %10s  %-36s %s\n", "ID", "OpType", "DataType",
+                "Target", "InputShape", "OutputShape", "Time(us)", "Kernel", "FullName");
   const std::string rule(std::string(line).size() - 1, '-');
   out += rule + "\n" + line + rule + "\n";
   int64_t total = 0;
@@ -82,9 +82,10 @@ std::string FormatPerfTable(const std::vector<OpNode>& nodes, const std::vector<
     const Tensor* o = n.outputs.empty() ? nullptr : n.outputs[0];
     const int64_t us = i < elapsed_ns.size() ? elapsed_ns[i] / 1000 : 0;
     total += i < elapsed_ns.size() ? elapsed_ns[i] : 0;
-    std::snprintf(line, sizeof(line), "%-5zu %-20s %-8s %-6s %-24s %-24s %10lld  %s\n", i + 1, n.def->name,
+    std::snprintf(line, sizeof(line), "%-5zu %-20s %-8s %-6s %-24s %-24s %10lld  %-36s %s\n", i + 1, n.def->name,
                   o ? DataTypeName(o->dtype) : "-", "CPU", in ? ShapeToString(in->shape).c_str() : "-",
-                  o ? ShapeToString(o->shape).c_str() : "-", static_cast<long long>(us), n.name.c_str());
+                  o ? ShapeToString(o->shape).c_str() : "-", static_cast<long long>(us), n.kernel.c_str(),
+                  n.name.c_str());
     out += line;
   }
   out += rule + "\n";

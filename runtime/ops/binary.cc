@@ -14,7 +14,12 @@
 #include <limits>
 #include <string>
 
+#include "runtime/core/thread_pool.h"
+#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/binary.h"
+#if NPURT_HAVE_X86_KERNELS
+#include "runtime/kernels/x86/s8_binary_avx512.h"
+#endif
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
@@ -29,6 +34,7 @@ struct BinaryState : OpState {
   // INT8 path: the same steps (intermediate results carry the output's
   // quantization, which is exact for Max and Min, the only variadic ops).
   std::vector<S8BinaryParams> s8_steps;
+  bool s8_avx512 = false;  // one int8 step that s8_binary__avx512 takes
 };
 
 const char* OpName(BinaryOp op) {
@@ -213,6 +219,12 @@ Status BinaryPrepare(OpNode* node) {
   }
   if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
     NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, relu, state.get()));
+#if NPURT_HAVE_X86_KERNELS
+    state->s8_avx512 = ActiveCpuTarget() >= CpuTarget::kAvx512 && n == 2 && state->s8_steps.size() == 1 &&
+                       node->inputs[0]->dtype == DataType::kInt8 && node->inputs[1]->dtype == DataType::kInt8 &&
+                       node->outputs[0]->dtype == DataType::kInt8 && s8_binary__avx512_supports(state->s8_steps[0]);
+    if (state->s8_avx512) node->kernel = "s8_binary__avx512";
+#endif
   }
   node->state = std::move(state);
   return Status::Ok();
@@ -225,6 +237,15 @@ Status BinaryEval(OpNode* node) {
   Tensor* out = node->outputs[0];
   const size_t n = node->inputs.size();
   if (IsQuantizedActivationType(out->dtype)) {
+#if NPURT_HAVE_X86_KERNELS
+    if (state->s8_avx512) {
+      ParallelFor(out->num_elements(), ThreadsFor(*node, out->num_elements() * 8), [&](int64_t begin, int64_t end) {
+        s8_binary__avx512(state->s8_steps[0], node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
+                          out->as<int8_t>(), WorkRange{begin, end});
+      });
+      return Status::Ok();
+    }
+#endif
     for (size_t k = 0; k < steps.size(); ++k) {
       const Tensor* a = k == 0 ? node->inputs[0] : out;
       const Tensor* b = node->inputs[n == 1 ? 0 : k + 1];

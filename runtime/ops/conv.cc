@@ -18,6 +18,7 @@
 
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/conv.h"
+#include "runtime/ops/conv_fast_path.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/conv_geometry.h"
 #include "runtime/ops/op.h"
@@ -30,6 +31,7 @@ struct ConvState : OpState {
   ConvParams params;
   bool quantized = false;
   ConvQuantParams quant;  // quantized only
+  ConvFastPath fast;      // an optimized kernel, when prepare found one
 };
 
 // Validates the node and computes the kernel params and the output shape; infer
@@ -196,6 +198,7 @@ Status ConvPrepare(OpNode* node) {
   NPURT_RETURN_IF_ERROR(PlanConv(node->attrs, node->input(0), node->input(1), node->input(2), &state->params, &shape,
                                  &state->quantized));
   if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedConv(*node, state.get()));
+  NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, state->params, state->quantized ? &state->quant : nullptr));
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -203,6 +206,7 @@ Status ConvPrepare(OpNode* node) {
 // Threads split the output channels.
 Status ConvEval(OpNode* node) {
   const ConvState* state = node->state_as<ConvState>();
+  if (state->fast.enabled()) return state->fast.Eval(node);
   const Tensor* bias = node->input(2);
   const int threads = ThreadsFor(*node, node->outputs[0]->num_elements() * node->inputs[1]->num_elements() /
                                             state->params.out_channels);

@@ -26,6 +26,7 @@
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/gemm.h"
 #include "runtime/ops/activation_quant.h"
+#include "runtime/ops/gemm_fast_path.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -74,6 +75,7 @@ struct GemmState : OpState {
   GemmParams params;
   bool quantized = false;
   GemmQuantParams quant;  // int8 only
+  GemmFastPath fast;
 };
 
 // Validates the node and fills the kernel params (shared by infer and prepare).
@@ -226,12 +228,29 @@ Status GemmPrepare(OpNode* node) {
   NPURT_RETURN_IF_ERROR(PlanGemm(node->attrs, node->input(0), node->input(1), node->input(2), &state->params,
                                  &state->quantized));
   if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedGemm(*node, state.get()));
+  const GemmParams& p = state->params;
+  const Tensor* c = node->input(2);
+  // The library's bias is one row, added as is: float needs alpha = beta = 1 and a C of N values
+  // (int8 has alpha in acc_scale and C as the int32 bias already).
+  const bool plain_bias = c == nullptr || (p.c_row_stride == 0 && p.c_col_stride == 1);
+  if (!p.trans_a && plain_bias && (state->quantized || (p.alpha == 1.0f && (c == nullptr || p.beta == 1.0f)))) {
+    GemmFastShape shape;
+    shape.rows = p.m, shape.n = p.n, shape.k = p.k, shape.trans_b = p.trans_b, shape.activation = p.activation;
+    shape.quantized = state->quantized;
+    if (state->quantized) {
+      const GemmQuantParams& q = state->quant;
+      shape.a_zero_point = q.a_zero_point, shape.acc_scale = q.acc_scale;
+      shape.output_scale = q.output_scale, shape.output_zero_point = q.output_zero_point;
+    }
+    if (!state->quantized || state->quant.b_zero_point == 0) NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, shape, c));
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status GemmEval(OpNode* node) {
   const GemmState* state = node->state_as<GemmState>();
+  if (state->fast.enabled()) return state->fast.Eval(node);
   const Tensor* c = node->input(2);
   const GemmParams& p = state->params;
   const int threads = ThreadsFor(*node, p.m * p.n * p.k);  // threads split the rows
@@ -256,6 +275,7 @@ struct MatMulState : OpState {
   MatMulParams params;
   bool quantized = false;
   MatMulQuantParams quant;  // int8 only
+  GemmFastPath fast;
 };
 
 // Output shape and, when `p` is set, the kernel params with per-batch offsets.
@@ -393,12 +413,30 @@ Status MatMulPrepare(OpNode* node) {
   Shape shape;
   NPURT_RETURN_IF_ERROR(PlanMatMul(node->input(0), node->input(1), &shape, &state->params, &state->quantized));
   if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedMatMul(*node, state.get()));
+  // One weight B for every matrix of a contiguous A: one (batches * M, K) x (K, N) product.
+  const MatMulParams& p = state->params;
+  bool one_product = node->inputs[1]->constant && (!state->quantized || state->quant.b_zero_point == 0);
+  for (size_t i = 0; one_product && i < p.a_offsets.size(); ++i) {
+    one_product = p.b_offsets[i] == 0 && p.a_offsets[i] == static_cast<int64_t>(i) * p.m * p.k;
+  }
+  if (one_product) {
+    GemmFastShape shape;
+    shape.rows = static_cast<int64_t>(p.a_offsets.size()) * p.m, shape.n = p.n, shape.k = p.k;
+    shape.quantized = state->quantized;
+    if (state->quantized) {
+      const MatMulQuantParams& q = state->quant;
+      shape.a_zero_point = q.a_zero_point, shape.acc_scale = q.acc_scale;
+      shape.output_scale = q.output_scale, shape.output_zero_point = q.output_zero_point;
+    }
+    NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, shape, nullptr));
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status MatMulEval(OpNode* node) {
   const MatMulState* state = node->state_as<MatMulState>();
+  if (state->fast.enabled()) return state->fast.Eval(node);
   const MatMulParams& p = state->params;
   const int64_t rows = static_cast<int64_t>(p.a_offsets.size()) * p.m;  // threads split the rows of all matrices
   const int threads = ThreadsFor(*node, rows * p.n * p.k);

@@ -52,6 +52,17 @@ struct OpNode {
   // Threads eval may split its work over (runtime/core/thread_pool.h); the
   // context sets it from its core mask. Ops that do not split ignore it.
   int threads = 1;
+  // The kernel eval runs, named for PERF_DETAIL and `npurt info` ("ref", or what
+  // prepare chose from runtime/kernels/dispatch.h, e.g. "onednn:brgconv:avx512_core_vnni").
+  std::string kernel = "ref";
+  // False when the constants live in application memory (RKNN_FLAG_MEM_ALLOC_OUTSIDE,
+  // rknn_set_weight_mem) that may be absent at prepare and may change between runs:
+  // then no kernel may pack them in prepare; eval reads them in place.
+  bool may_pack_constants = true;
+  // Scratch memory prepare asks for and the context provides (one block shared by
+  // every node, as nodes run one at a time), 64-byte aligned; valid in eval only.
+  size_t scratch_bytes = 0;
+  uint8_t* scratch = nullptr;
 
   const Tensor* input(size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
   template <typename T>

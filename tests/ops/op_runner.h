@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -93,6 +94,10 @@ class OpRunner {
     node_.outputs.clear();
     for (auto& t : outputs_) node_.outputs.push_back(t.get());
     if (def_->prepare != nullptr) NPURT_RETURN_IF_ERROR(def_->prepare(&node_));
+    // The scratch the context would give (OpNode::scratch), 64-byte aligned.
+    scratch_.assign(node_.scratch_bytes + 64, 0);
+    node_.scratch = node_.scratch_bytes == 0 ? nullptr
+                                             : scratch_.data() + (64 - reinterpret_cast<uintptr_t>(scratch_.data()) % 64);
     return def_->eval(&node_);
   }
 
@@ -114,6 +119,7 @@ class OpRunner {
   std::vector<std::unique_ptr<Tensor>> outputs_;
   std::vector<QuantInfo> output_quant_;
   std::vector<std::vector<uint8_t>> storage_;
+  std::vector<uint8_t> scratch_;
   OpNode node_;
 };
 

@@ -1,0 +1,55 @@
+#include "runtime/kernels/x86/onednn_common.h"
+
+#include <omp.h>
+
+#include "runtime/kernels/dispatch.h"
+
+namespace npurt {
+
+namespace {
+
+dnnl::cpu_isa IsaFor(CpuTarget target) {
+  switch (target) {
+    case CpuTarget::kRef:
+    case CpuTarget::kAvx2: return dnnl::cpu_isa::avx2;
+    case CpuTarget::kAvx512: return dnnl::cpu_isa::avx512_core;
+    case CpuTarget::kAvx512Vnni: return dnnl::cpu_isa::avx512_core_vnni;
+  }
+  return dnnl::cpu_isa::avx2;
+}
+
+}  // namespace
+
+const dnnl::engine& OnednnEngine() {
+  static const dnnl::engine engine = [] {
+    // Only effective before the first JIT kernel is made; failure (a later call) changes nothing.
+    dnnl_set_max_cpu_isa(static_cast<dnnl_cpu_isa_t>(IsaFor(ActiveCpuTarget())));
+    return dnnl::engine(dnnl::engine::kind::cpu, 0);
+  }();
+  return engine;
+}
+
+const dnnl::stream& OnednnStream() {
+  static const dnnl::stream stream(OnednnEngine());
+  return stream;
+}
+
+OnednnSingleThread::OnednnSingleThread() : saved_(omp_get_max_threads()) {
+  if (saved_ != 1) omp_set_num_threads(1);
+}
+
+OnednnSingleThread::~OnednnSingleThread() {
+  if (saved_ != 1) omp_set_num_threads(saved_);
+}
+
+Status OnednnExecute(const dnnl::primitive& primitive, const dnnl_exec_arg_t* args, int count) {
+  const dnnl_status_t s = dnnl_primitive_execute(primitive.get(), OnednnStream().get(), count, args);
+  if (s != dnnl_success) return NPURT_ERROR(kFail, "oneDNN primitive execution failed (status %d)", static_cast<int>(s));
+  return Status::Ok();
+}
+
+Status OnednnError(const dnnl::error& e, const char* what) {
+  return NPURT_ERROR(kFail, "oneDNN cannot make %s: %s (status %d)", what, e.what(), static_cast<int>(e.status));
+}
+
+}  // namespace npurt

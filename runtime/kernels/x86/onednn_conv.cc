@@ -1,0 +1,226 @@
+#include "runtime/kernels/x86/onednn_conv.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cstring>
+#include <vector>
+
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/x86/onednn_common.h"
+
+namespace npurt {
+
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+using Dt = memory::data_type;
+
+// One band: output positions [begin, end) along the cut axis and the input rows
+// (or columns) it reads.
+struct Band {
+  int64_t begin = 0, end = 0;           // output, along the cut axis
+  int64_t in_begin = 0, in_count = 0;   // input, along the cut axis
+  int64_t pad_begin = 0, pad_end = 0;   // padding of the band
+};
+
+// The band of output positions [begin, end) of an axis with `in` inputs.
+Band MakeBand(int64_t begin, int64_t end, int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
+              int64_t pad_begin) {
+  const int64_t extent = (kernel - 1) * dilation + 1;
+  const int64_t first = begin * stride - pad_begin;      // first input read (may be padding)
+  const int64_t last = (end - 1) * stride - pad_begin + extent;  // one past the last
+  Band b;
+  b.begin = begin;
+  b.end = end;
+  b.in_begin = std::max<int64_t>(first, 0);
+  b.in_count = std::min<int64_t>(last, in) - b.in_begin;
+  b.pad_begin = b.in_begin - first;
+  b.pad_end = std::max<int64_t>(last - in, 0);
+  return b;
+}
+
+// The fused activation as post-ops on the real value (dst of the scaled accumulator).
+void AppendActivation(const FusedActivationParams& a, dnnl::post_ops* po) {
+  using A = dnnl::algorithm;
+  switch (a.kind) {
+    case FusedActivation::kNone: break;
+    case FusedActivation::kRelu: po->append_eltwise(1.0f, A::eltwise_relu, 0.0f, 0.0f); break;
+    case FusedActivation::kLeakyRelu: po->append_eltwise(1.0f, A::eltwise_relu, a.a, 0.0f); break;
+    case FusedActivation::kClip:
+      po->append_eltwise(1.0f, A::eltwise_clip, std::max(a.a, -FLT_MAX), std::min(a.b, FLT_MAX));
+      break;
+    case FusedActivation::kHardSigmoid:
+      po->append_eltwise(1.0f, A::eltwise_linear, a.a, a.b);
+      po->append_eltwise(1.0f, A::eltwise_clip, 0.0f, 1.0f);
+      break;
+    case FusedActivation::kHardSwish: po->append_eltwise(1.0f, A::eltwise_hardswish, 0.0f, 0.0f); break;
+  }
+}
+
+}  // namespace
+
+struct OnednnConv::Impl {
+  bool cut_columns = false;  // cut the output columns (output one row high) instead of the rows
+  int64_t in_h = 1, in_w = 1, in_c = 1, out_h = 1, out_w = 1, out_c = 1;
+  size_t in_elem = 1, out_elem = 1;
+  std::vector<Band> bands;
+  std::vector<dnnl::convolution_forward> primitives;
+  std::vector<memory> weights;  // per band; bands with the same blocked layout share one
+  memory bias;                  // empty when the conv has none
+  size_t scratch = 0;
+  std::string implementation;
+  struct ItemMemory {
+    memory src, dst, scratch;
+  };
+  std::vector<ItemMemory> items;  // per (image, band): batch-major
+};
+
+OnednnConv::OnednnConv(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OnednnConv::~OnednnConv() = default;
+int OnednnConv::slices() const { return static_cast<int>(impl_->bands.size()); }
+size_t OnednnConv::scratch_bytes_per_slice() const { return impl_->scratch; }
+const std::string& OnednnConv::implementation() const { return impl_->implementation; }
+
+bool OnednnConv::Supports(const ConvParams& p, bool quantized) {
+  const CpuTarget target = ActiveCpuTarget();
+  // Without VNNI oneDNN halves s8 weights (results off by up to 2 steps): int8 needs it.
+  if (quantized ? target < CpuTarget::kAvx512Vnni : target < CpuTarget::kAvx2) return false;
+  // HardSigmoid as two post-ops (linear, clip) before the output's linear one went wrong in oneDNN 2.6's
+  // int8 kernels (saturated to the wrong end): it stays on the reference kernel.
+  if (p.activation.kind == FusedActivation::kHardSigmoid) return false;
+  return p.in[0] == 1 && p.out[0] == 1 && p.kernel[0] == 1;  // 1-D and 2-D
+}
+
+Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights_data,
+                          const void* bias_data, int max_slices, std::unique_ptr<OnednnConv>* out) {
+  auto impl = std::make_unique<Impl>();
+  Impl& m = *impl;
+  const bool q8 = quant != nullptr;
+  m.in_h = p.in[1];
+  m.in_w = p.in[2];
+  m.in_c = p.in_channels;
+  m.out_h = p.out[1];
+  m.out_w = p.out[2];
+  m.out_c = p.out_channels;
+  m.in_elem = m.out_elem = q8 ? 1 : 4;
+
+  // Bands: rows, or columns of a one-row input (still contiguous in NHWC).
+  m.cut_columns = m.out_h == 1 && m.in_h == 1;
+  const int axis = m.cut_columns ? 2 : 1;
+  const int64_t positions = p.out[axis];
+  const int64_t count = std::max<int64_t>(1, std::min<int64_t>(max_slices, positions));
+  for (int64_t i = 0; i < count; ++i) {
+    Band b = MakeBand(i * positions / count, (i + 1) * positions / count, p.in[axis], p.kernel[axis], p.stride[axis],
+                      p.dilation[axis], p.pad_begin[axis]);
+    if (b.in_count <= 0) {
+      return NPURT_ERROR(kFail, "output positions %lld..%lld read only padding", static_cast<long long>(b.begin),
+                         static_cast<long long>(b.end));
+    }
+    m.bands.push_back(b);
+  }
+  // The end pad of the whole axis that the other axis keeps.
+  const int other = axis == 1 ? 2 : 1;
+  const Band whole = MakeBand(0, p.out[other], p.in[other], p.kernel[other], p.stride[other], p.dilation[other],
+                              p.pad_begin[other]);
+
+  const Dt act = q8 ? Dt::s8 : Dt::f32;
+  const memory::dim G = p.groups, OC = p.out_channels, IC = p.in_channels, KH = p.kernel[1], KW = p.kernel[2];
+  const memory::dims w_dims = G == 1 ? memory::dims{OC, IC, KH, KW} : memory::dims{G, OC / G, IC / G, KH, KW};
+  const memory::desc w_user_md(w_dims, q8 ? Dt::s8 : Dt::f32, G == 1 ? Tag::oihw : Tag::goihw);
+  const memory::desc w_any_md(w_dims, q8 ? Dt::s8 : Dt::f32, Tag::any);
+  const memory::desc b_md({OC}, q8 ? Dt::s32 : Dt::f32, Tag::x);
+
+  OnednnSingleThread one_thread;
+  try {
+    const dnnl::engine& engine = OnednnEngine();
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::post_ops po;
+    AppendActivation(p.activation, &po);
+    if (q8) {
+      attr.set_output_scales(1 << 1, quant->acc_scale);  // the real value, per output channel
+      po.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f / quant->output_scale, 0.0f);
+      attr.set_zero_points(DNNL_ARG_SRC, 0, {quant->input_zero_point});
+      attr.set_zero_points(DNNL_ARG_DST, 0, {quant->output_zero_point});
+    }
+    attr.set_post_ops(po);
+
+    memory w_user(w_user_md, engine, const_cast<void*>(weights_data));
+    std::vector<dnnl::convolution_forward::primitive_desc> pds;
+    for (const Band& b : m.bands) {
+      const int64_t ih = axis == 1 ? b.in_count : m.in_h, iw = axis == 2 ? b.in_count : m.in_w;
+      const int64_t oh = axis == 1 ? b.end - b.begin : m.out_h, ow = axis == 2 ? b.end - b.begin : m.out_w;
+      memory::dims pad_l(2), pad_r(2);
+      pad_l[axis - 1] = b.pad_begin;
+      pad_r[axis - 1] = b.pad_end;
+      pad_l[other - 1] = whole.pad_begin;
+      pad_r[other - 1] = whole.pad_end;
+      const memory::desc src_md({1, IC, ih, iw}, act, Tag::nhwc);
+      const memory::desc dst_md({1, OC, oh, ow}, act, Tag::nhwc);
+      const auto desc = dnnl::convolution_forward::desc(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md, w_any_md,
+          bias_data != nullptr ? b_md : memory::desc(), dst_md, {p.stride[1], p.stride[2]},
+          {p.dilation[1] - 1, p.dilation[2] - 1}, pad_l, pad_r);
+      const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+      m.primitives.emplace_back(pd);
+      pds.push_back(pd);
+      m.scratch = std::max(m.scratch, pd.scratchpad_desc().get_size());
+      if (m.implementation.empty()) m.implementation = pd.impl_info_str();
+      // Reorder once per distinct blocked layout (with bands alike, once).
+      memory w;
+      for (size_t k = 0; k < m.weights.size(); ++k) {
+        if (m.weights[k].get_desc() == pd.weights_desc()) w = m.weights[k];
+      }
+      if (!w) {
+        w = memory(pd.weights_desc(), engine);
+        dnnl::reorder(w_user, w).execute(OnednnStream(), w_user, w);
+      }
+      m.weights.push_back(w);
+    }
+    for (int64_t n = 0; n < p.batch; ++n) {
+      for (size_t k = 0; k < m.bands.size(); ++k) {
+        const auto& pd = pds[k];
+        m.items.push_back({memory(pd.src_desc(), engine, nullptr), memory(pd.dst_desc(), engine, nullptr),
+                           memory(pd.scratchpad_desc(), engine, nullptr)});
+      }
+    }
+    if (bias_data != nullptr) {
+      m.bias = memory(b_md, engine);
+      std::memcpy(m.bias.get_data_handle(), bias_data, b_md.get_size());
+    }
+  } catch (const dnnl::error& e) {
+    return OnednnError(e, "a convolution");
+  } catch (const std::bad_alloc&) {
+    return NPURT_ERROR(kMallocFail, "out of memory making a oneDNN convolution");
+  }
+  out->reset(new OnednnConv(std::move(impl)));
+  return Status::Ok();
+}
+
+Status OnednnConv::Run(int64_t n, int slice, const void* input, void* output, void* scratch) const {
+  const Impl& m = *impl_;
+  const size_t band_index = static_cast<size_t>(slice);
+  const Band& b = m.bands[band_index];
+  // NHWC: a band of rows (or of the columns of a one-row tensor) is contiguous.
+  const int64_t in_step = m.cut_columns ? m.in_c : m.in_w * m.in_c;
+  const int64_t out_step = m.cut_columns ? m.out_c : m.out_w * m.out_c;
+  const int64_t in_offset = n * m.in_h * m.in_w * m.in_c + b.in_begin * in_step;
+  const int64_t out_offset = n * m.out_h * m.out_w * m.out_c + b.begin * out_step;
+  // The memory handles of this (image, band): only this call uses them, so
+  // re-pointing them needs no lock and allocates nothing.
+  const Impl::ItemMemory& io = m.items[static_cast<size_t>(n) * m.bands.size() + band_index];
+  dnnl_memory_set_data_handle(io.src.get(),
+                              const_cast<uint8_t*>(static_cast<const uint8_t*>(input)) + in_offset * m.in_elem);
+  dnnl_memory_set_data_handle(io.dst.get(), static_cast<uint8_t*>(output) + out_offset * m.out_elem);
+  dnnl_memory_set_data_handle(io.scratch.get(), scratch);
+  dnnl_exec_arg_t args[5] = {{DNNL_ARG_SRC, io.src.get()},
+                             {DNNL_ARG_WEIGHTS, m.weights[band_index].get()},
+                             {DNNL_ARG_DST, io.dst.get()},
+                             {DNNL_ARG_SCRATCHPAD, io.scratch.get()},
+                             {DNNL_ARG_BIAS, m.bias ? m.bias.get() : nullptr}};
+  OnednnSingleThread one_thread;
+  return OnednnExecute(m.primitives[band_index], args, m.bias ? 5 : 4);
+}
+
+}  // namespace npurt

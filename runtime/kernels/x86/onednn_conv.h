@@ -1,0 +1,57 @@
+// 2-D convolution (1-D as H = 1) on oneDNN, int8 or float32, NHWC activations.
+//
+// Threads: npurt's pool, not OpenMP, owns the parallelism (one pool per process,
+// the core mask, spin-then-block; see runtime/core/thread_pool.h). Each primitive
+// is single-threaded; the output rows are cut into `slices()` bands, one
+// primitive per band, built in Create (rknn_init) with the weights reordered once
+// into the blocked layout oneDNN picks. A band reads its input rows in place:
+// in NHWC a run of rows is contiguous, so a band is a pointer offset with its own
+// top and bottom padding. Output 1 row high cuts the columns instead.
+//
+// int8 (the contract of runtime/kernels/ref/quantize.h): per-tensor asymmetric
+// int8 input and output, symmetric per-channel int8 weights, int32 bias. oneDNN
+// scales the accumulator by acc_scale[m] (the real value), applies the fused
+// activation, multiplies by 1 / output_scale and adds the zero point before it
+// rounds, so an output differs from the reference by at most one step: where
+// the real value is an exact tie, or where the reciprocal rounds differently.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "runtime/core/status.h"
+#include "runtime/kernels/ref/conv.h"
+
+namespace npurt {
+
+class OnednnConv {
+ public:
+  // Whether Create can take this convolution: 1-D or 2-D, and for int8 a CPU with VNNI.
+  static bool Supports(const ConvParams& p, bool quantized);
+
+  // `weights` (M, C / groups, kH, kW) float or int8 and `bias` (M) float or int32
+  // (nullptr: none) are copied; `quant` is nullptr for float. `max_slices` is the
+  // most threads the op may run on.
+  static Status Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights, const void* bias,
+                       int max_slices, std::unique_ptr<OnednnConv>* out);
+  ~OnednnConv();
+
+  // Bands per image, and the scratch one band needs while it runs.
+  int slices() const;
+  size_t scratch_bytes_per_slice() const;
+  // Runs band `slice` of image `n`: input (N, H, W, C), output (N, oH, oW, M), both
+  // dense. `scratch` holds scratch_bytes_per_slice(), owned by this call alone.
+  // Never throws; a failure means a broken invariant and returns kFail.
+  Status Run(int64_t n, int slice, const void* input, void* output, void* scratch) const;
+  // oneDNN's implementation name, e.g. "brgconv:avx512_core_vnni".
+  const std::string& implementation() const;
+
+ private:
+  struct Impl;
+  explicit OnednnConv(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace npurt

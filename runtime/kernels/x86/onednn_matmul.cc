@@ -1,0 +1,139 @@
+#include "runtime/kernels/x86/onednn_matmul.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/x86/onednn_common.h"
+
+namespace npurt {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+using Dt = memory::data_type;
+
+struct OnednnMatMul::Impl {
+  int64_t n = 1, k = 1;
+  size_t elem = 4;
+  std::vector<int64_t> band_begin;  // first row of each band; one more entry: M
+  std::vector<dnnl::matmul> primitives;
+  std::vector<memory> weights;  // per band; bands with the same packed layout share one
+  memory bias;
+  struct BandMemory {
+    memory a, y, scratch;
+  };
+  std::vector<BandMemory> io;
+  size_t scratch = 0;
+  std::string implementation;
+};
+
+OnednnMatMul::OnednnMatMul(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OnednnMatMul::~OnednnMatMul() = default;
+int OnednnMatMul::slices() const { return static_cast<int>(impl_->primitives.size()); }
+size_t OnednnMatMul::scratch_bytes_per_slice() const { return impl_->scratch; }
+const std::string& OnednnMatMul::implementation() const { return impl_->implementation; }
+
+bool OnednnMatMul::Supports(const OnednnMatMulShape& s, bool quantized) {
+  const CpuTarget target = ActiveCpuTarget();
+  if (quantized ? target < CpuTarget::kAvx512Vnni : target < CpuTarget::kAvx2) return false;
+  // As in OnednnConv::Supports: HardSigmoid's two post-ops are not trusted in the int8 kernels.
+  return s.activation.kind != FusedActivation::kHardSigmoid;
+}
+
+Status OnednnMatMul::Create(const OnednnMatMulShape& s, const OnednnMatMulQuant* quant, const void* b_data,
+                            const void* bias_data, int max_slices, std::unique_ptr<OnednnMatMul>* out) {
+  auto impl = std::make_unique<Impl>();
+  Impl& m = *impl;
+  const bool q8 = quant != nullptr;
+  m.n = s.n;
+  m.k = s.k;
+  m.elem = q8 ? 1 : 4;
+  const int64_t bands = std::max<int64_t>(1, std::min<int64_t>(max_slices, s.m));
+  for (int64_t i = 0; i <= bands; ++i) m.band_begin.push_back(i * s.m / bands);
+
+  const Dt act = q8 ? Dt::s8 : Dt::f32;
+  // B as the user holds it: (K, N) row-major, or (N, K) row-major seen as (K, N) with swapped strides.
+  const memory::desc b_user_md({s.k, s.n}, act, s.trans_b ? memory::dims{1, s.k} : memory::dims{s.n, 1});
+  const memory::desc b_any_md({s.k, s.n}, act, Tag::any);
+  const memory::desc bias_md({1, s.n}, q8 ? Dt::s32 : Dt::f32, Tag::ab);
+
+  OnednnSingleThread one_thread;
+  try {
+    const dnnl::engine& engine = OnednnEngine();
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::post_ops po;
+    using A = dnnl::algorithm;
+    const FusedActivationParams& a = s.activation;
+    switch (a.kind) {
+      case FusedActivation::kNone:
+      case FusedActivation::kHardSigmoid: break;
+      case FusedActivation::kRelu: po.append_eltwise(1.0f, A::eltwise_relu, 0.0f, 0.0f); break;
+      case FusedActivation::kLeakyRelu: po.append_eltwise(1.0f, A::eltwise_relu, a.a, 0.0f); break;
+      case FusedActivation::kClip:
+        po.append_eltwise(1.0f, A::eltwise_clip, std::max(a.a, -3.4e38f), std::min(a.b, 3.4e38f));
+        break;
+      case FusedActivation::kHardSwish: po.append_eltwise(1.0f, A::eltwise_hardswish, 0.0f, 0.0f); break;
+    }
+    if (q8) {
+      attr.set_output_scales(1 << 1, std::vector<float>(quant->acc_scale, quant->acc_scale + s.n));
+      po.append_eltwise(1.0f, A::eltwise_linear, 1.0f / quant->output_scale, 0.0f);
+      attr.set_zero_points(DNNL_ARG_SRC, 0, {quant->a_zero_point});
+      attr.set_zero_points(DNNL_ARG_DST, 0, {quant->output_zero_point});
+    }
+    attr.set_post_ops(po);
+    memory b_user(b_user_md, engine, const_cast<void*>(b_data));
+    for (int64_t i = 0; i < bands; ++i) {
+      const int64_t rows = m.band_begin[i + 1] - m.band_begin[i];
+      const memory::desc a_md({rows, s.k}, act, Tag::ab), y_md({rows, s.n}, act, Tag::ab);
+      const auto desc = bias_data != nullptr ? dnnl::matmul::desc(a_md, b_any_md, bias_md, y_md)
+                                             : dnnl::matmul::desc(a_md, b_any_md, y_md);
+      const dnnl::matmul::primitive_desc pd(desc, attr, engine);
+      m.primitives.emplace_back(pd);
+      m.scratch = std::max(m.scratch, pd.scratchpad_desc().get_size());
+      if (m.implementation.empty()) m.implementation = pd.impl_info_str();
+      memory w;
+      for (const memory& packed : m.weights) {
+        if (packed.get_desc() == pd.weights_desc()) w = packed;
+      }
+      if (!w) {
+        w = memory(pd.weights_desc(), engine);
+        dnnl::reorder(b_user, w).execute(OnednnStream(), b_user, w);
+      }
+      m.weights.push_back(w);
+      m.io.push_back({memory(a_md, engine, nullptr), memory(y_md, engine, nullptr),
+                      memory(pd.scratchpad_desc(), engine, nullptr)});
+    }
+    if (bias_data != nullptr) {
+      m.bias = memory(bias_md, engine);
+      std::memcpy(m.bias.get_data_handle(), bias_data, bias_md.get_size());
+    }
+  } catch (const dnnl::error& e) {
+    return OnednnError(e, "a matmul");
+  } catch (const std::bad_alloc&) {
+    return NPURT_ERROR(kMallocFail, "out of memory making a oneDNN matmul");
+  }
+  out->reset(new OnednnMatMul(std::move(impl)));
+  return Status::Ok();
+}
+
+Status OnednnMatMul::Run(int slice, const void* a, void* y, void* scratch) const {
+  const Impl& m = *impl_;
+  const size_t band = static_cast<size_t>(slice);
+  const int64_t row = m.band_begin[band];
+  const Impl::BandMemory& io = m.io[band];
+  dnnl_memory_set_data_handle(io.a.get(),
+                              const_cast<uint8_t*>(static_cast<const uint8_t*>(a)) + row * m.k * static_cast<int64_t>(m.elem));
+  dnnl_memory_set_data_handle(io.y.get(), static_cast<uint8_t*>(y) + row * m.n * static_cast<int64_t>(m.elem));
+  dnnl_memory_set_data_handle(io.scratch.get(), scratch);
+  dnnl_exec_arg_t args[5] = {{DNNL_ARG_SRC, io.a.get()},
+                             {DNNL_ARG_WEIGHTS, m.weights[band].get()},
+                             {DNNL_ARG_DST, io.y.get()},
+                             {DNNL_ARG_SCRATCHPAD, io.scratch.get()},
+                             {DNNL_ARG_BIAS, m.bias ? m.bias.get() : nullptr}};
+  OnednnSingleThread one_thread;
+  return OnednnExecute(m.primitives[band], args, m.bias ? 5 : 4);
+}
+
+}  // namespace npurt

@@ -1,0 +1,85 @@
+// The oneDNN convolution (runtime/kernels/x86/onednn_conv.h) against the
+// reference kernel on the harness's edge and random shapes: int8 within one
+// step (the share that differs is printed), float within a relative tolerance.
+// Every band count a pool can use (1, 2, 3 threads) must give the same answer.
+#include <gtest/gtest.h>
+
+#if NPURT_HAVE_ONEDNN
+
+#include <memory>
+
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/ref/layout.h"
+#include "runtime/kernels/x86/onednn_conv.h"
+#include "tests/ops/kernel_harness.h"
+
+namespace npurt {
+namespace testing {
+namespace {
+
+int g_slices = 1;      // bands per image the adapters ask for
+int g_taken = 0;       // cases the library took (the rest cannot be compared)
+
+// Runs a whole convolution the way the Conv op does: NCHW -> NHWC, every band, NHWC -> NCHW.
+bool RunOnednn(const ConvParams& p, const ConvQuantParams* q, size_t elem, const void* input, const void* weights,
+               const void* bias, void* output) {
+  std::unique_ptr<OnednnConv> conv;
+  if (!OnednnConv::Supports(p, q != nullptr) || !OnednnConv::Create(p, q, weights, bias, g_slices, &conv).ok()) {
+    return false;
+  }
+  const int64_t in_spatial = p.in[1] * p.in[2], out_spatial = p.out[1] * p.out[2];
+  std::vector<uint8_t> x(static_cast<size_t>(p.batch * p.in_channels * in_spatial) * elem);
+  std::vector<uint8_t> y(static_cast<size_t>(p.batch * p.out_channels * out_spatial) * elem);
+  std::vector<uint8_t> scratch(conv->scratch_bytes_per_slice() + 1);
+  nchw_to_nhwc(input, x.data(), p.batch, p.in_channels, in_spatial, elem);
+  for (int64_t n = 0; n < p.batch; ++n) {
+    for (int s = 0; s < conv->slices(); ++s) EXPECT_TRUE(conv->Run(n, s, x.data(), y.data(), scratch.data()).ok());
+  }
+  nhwc_to_nchw(y.data(), output, p.batch, p.out_channels, out_spatial, elem);
+  ++g_taken;
+  return true;
+}
+
+void QuantizedAdapter(const ConvParams& p, const ConvQuantParams& q, DataType in_type, const void* input,
+                      const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange) {
+  // Cases the library does not take are run by the reference, so they compare equal; g_taken counts the others.
+  if (in_type != DataType::kInt8 || out_type != DataType::kInt8 || !RunOnednn(p, &q, 1, input, weights, bias, output)) {
+    quantized_conv__ref(p, q, in_type, input, weights, bias, out_type, output);
+  }
+}
+
+void FloatAdapter(const ConvParams& p, const float* x, const float* w, const float* b, float* y, WorkRange) {
+  if (!RunOnednn(p, nullptr, 4, x, w, b, y)) f32_conv__ref(p, x, w, b, y);
+}
+
+class OnednnConvTest : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    if (ActiveCpuTarget() < CpuTarget::kAvx512Vnni) GTEST_SKIP() << "this CPU has no AVX-512 VNNI (int8 oneDNN path off)";
+    g_slices = GetParam();
+    g_taken = 0;
+  }
+};
+
+TEST_P(OnednnConvTest, Int8WithinOneStepOfReference) {
+  const std::vector<ConvCase> cases = ConvCases(0x5eed0 + GetParam(), 150);
+  const KernelDiff d = CompareQuantizedConv(&QuantizedAdapter, cases);
+  ExpectWithinOneStep(d);
+  EXPECT_LT(d.differing_share(), 1e-3);
+  // int8-in, int8-out cases are a third of the edge shapes and of the random ones.
+  EXPECT_GE(g_taken, static_cast<int>(cases.size()) / 5) << "of " << cases.size();
+}
+
+TEST_P(OnednnConvTest, FloatMatchesReference) {
+  const std::vector<ConvCase> cases = ConvCases(0xf10a7 + GetParam(), 100);
+  ExpectNmseBelow(CompareFloatConv(&FloatAdapter, cases), 1e-10);
+  EXPECT_GE(g_taken, static_cast<int>(cases.size()) * 9 / 10) << "of " << cases.size();
+}
+
+INSTANTIATE_TEST_SUITE_P(Bands, OnednnConvTest, ::testing::Values(1, 2, 3));
+
+}  // namespace
+}  // namespace testing
+}  // namespace npurt
+
+#endif  // NPURT_HAVE_ONEDNN

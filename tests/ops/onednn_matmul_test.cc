@@ -1,0 +1,92 @@
+// The oneDNN matmul (runtime/kernels/x86/onednn_matmul.h) against the reference
+// Gemm kernel on the harness's cases (K over vector-width edges, random M, N, K,
+// transposed B, activations, zero points): int8 within one step, float within
+// a relative tolerance, for 1, 2 and 3 bands of rows.
+#include <gtest/gtest.h>
+
+#if NPURT_HAVE_ONEDNN
+
+#include <memory>
+
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/x86/onednn_matmul.h"
+#include "tests/ops/kernel_harness.h"
+
+namespace npurt {
+namespace testing {
+namespace {
+
+int g_slices = 1;
+int g_taken = 0;
+
+bool RunOnednn(const GemmParams& p, const GemmQuantParams* q, const void* a, const void* b, const void* bias,
+               void* y) {
+  OnednnMatMulShape s;
+  s.m = p.m, s.n = p.n, s.k = p.k, s.trans_b = p.trans_b, s.activation = p.activation;
+  OnednnMatMulQuant quant;
+  if (q != nullptr) {
+    quant.a_zero_point = q->a_zero_point, quant.acc_scale = q->acc_scale.data();
+    quant.output_scale = q->output_scale, quant.output_zero_point = q->output_zero_point;
+  }
+  std::unique_ptr<OnednnMatMul> mm;
+  if (p.trans_a || !OnednnMatMul::Supports(s, q != nullptr) ||
+      !OnednnMatMul::Create(s, q != nullptr ? &quant : nullptr, b, bias, g_slices, &mm).ok()) {
+    return false;
+  }
+  std::vector<uint8_t> scratch(mm->scratch_bytes_per_slice() + 1);
+  for (int i = 0; i < mm->slices(); ++i) EXPECT_TRUE(mm->Run(i, a, y, scratch.data()).ok());
+  ++g_taken;
+  return true;
+}
+
+void QuantizedAdapter(const GemmParams& p, const GemmQuantParams& q, DataType a_type, const void* a, const int8_t* b,
+                      const int32_t* bias, DataType y_type, void* y, WorkRange) {
+  if (a_type != DataType::kInt8 || y_type != DataType::kInt8 || !RunOnednn(p, &q, a, b, bias, y)) {
+    quantized_gemm__ref(p, q, a_type, a, b, bias, y_type, y);
+  }
+}
+
+class OnednnMatMulTest : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    if (ActiveCpuTarget() < CpuTarget::kAvx512Vnni) GTEST_SKIP() << "this CPU has no AVX-512 VNNI (int8 oneDNN path off)";
+    g_slices = GetParam();
+    g_taken = 0;
+  }
+};
+
+TEST_P(OnednnMatMulTest, Int8WithinOneStepOfReference) {
+  const std::vector<GemmCase> cases = GemmCases(0x6e33 + GetParam(), 200);
+  const KernelDiff d = CompareQuantizedGemm(&QuantizedAdapter, cases);
+  ExpectWithinOneStep(d);
+  EXPECT_LT(d.differing_share(), 1e-3);
+  EXPECT_GE(g_taken, static_cast<int>(cases.size()) / 5) << "of " << cases.size();
+}
+
+TEST_P(OnednnMatMulTest, FloatMatchesReference) {
+  const std::vector<GemmCase> cases = GemmCases(0x6e34 + GetParam(), 100);
+  KernelDiff d;
+  for (const GemmCase& c : cases) {
+    if (c.p.trans_a) continue;
+    std::vector<float> a(static_cast<size_t>(c.p.m * c.p.k)), b(c.b.size()), bias(c.bias.size());
+    for (size_t i = 0; i < a.size(); ++i) a[i] = 0.01f * static_cast<float>(CodeAt(c.a, c.a_type, i));
+    for (size_t i = 0; i < b.size(); ++i) b[i] = 0.02f * c.b[i];
+    for (size_t i = 0; i < bias.size(); ++i) bias[i] = 1e-4f * static_cast<float>(c.bias[i]);
+    GemmParams p = c.p;
+    p.c_col_stride = 1;  // C is the bias row
+    std::vector<float> want(static_cast<size_t>(p.m * p.n)), got(want.size(), -7.0f);
+    f32_gemm__ref(p, a.data(), b.data(), bias.empty() ? nullptr : bias.data(), want.data());
+    ASSERT_TRUE(RunOnednn(p, nullptr, a.data(), b.data(), bias.empty() ? nullptr : bias.data(), got.data())) << c.name;
+    CompareFloats(c.name, want, got, &d);
+  }
+  ExpectNmseBelow(d, 1e-10);
+  EXPECT_GE(g_taken, 50);
+}
+
+INSTANTIATE_TEST_SUITE_P(Bands, OnednnMatMulTest, ::testing::Values(1, 2, 3));
+
+}  // namespace
+}  // namespace testing
+}  // namespace npurt
+
+#endif  // NPURT_HAVE_ONEDNN
