@@ -79,3 +79,9 @@ install: build
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(FUZZ_DIR)
+
+# Speed side by side (not part of `make test`): npurt, ONNX Runtime, PyTorch and OpenCV DNN on five models
+# at 1 and 2 threads, int8 and float; writes docs/benchmarks.md and docs/benchmarks.svg (bench/speed/README.md).
+.PHONY: bench
+bench: build
+	bash bench/speed/run.sh $(BUILD_DIR)

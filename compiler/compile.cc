@@ -16,6 +16,7 @@
 #include "compiler/quant/smooth_activations.h"
 #include "runtime/core/context.h"
 #include "runtime/core/model.h"
+#include "runtime/kernels/dispatch.h"
 
 namespace npurt {
 namespace compiler {
@@ -224,6 +225,10 @@ Status CorrectBiasEmpirically(const EmitOptions& emit, const std::vector<uint8_t
 }  // namespace
 
 Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
+  // Calibration, hybrid choices and bias correction run the model through the runtime: on the reference
+  // kernels, so that a conversion gives the same file on every machine (optimized kernels differ by the
+  // CPU's ISA: float sums in another order, int8 rounding within one step).
+  const ScopedCpuTargetCap reference_kernels(CpuTarget::kRef);
   BuildReport local;
   if (report == nullptr) report = &local;
   *report = BuildReport();

@@ -362,7 +362,9 @@ Status FeedSample(const DatasetSample& sample, size_t sample_index, Context* con
 Status OpenModel(const std::vector<uint8_t>& bytes, const std::string& error_prefix, std::unique_ptr<Context>* context) {
   std::shared_ptr<const Model> model;
   Status s = Model::Load(bytes.data(), bytes.size(), &model);
-  if (s.ok()) s = Context::Create(model, ContextOptions(), context);
+  ContextOptions options;
+  options.keep_onnx_layouts = true;  // observers read the intermediate tensors
+  if (s.ok()) s = Context::Create(model, options, context);
   if (!s.ok()) return Status(s.code(), error_prefix + s.message());
   return Status::Ok();
 }

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "runtime/core/executor.h"
+#include "runtime/core/layout_pass.h"
 #include "runtime/core/log.h"
 #include "runtime/core/thread_pool.h"
 #include "runtime/device/job_policy.h"
@@ -188,6 +189,12 @@ Status Context::BindGraph(const ModelGraph& g) {
   }
   NPURT_RETURN_IF_ERROR(PrepareNodes(&nodes_));
   NPURT_RETURN_IF_ERROR(BindScratch());
+  // Layer dumps read every tensor in the ONNX layout too.
+  if (!options_.keep_onnx_layouts && !LogEnabled(LogLevel::kLayer)) {
+    std::vector<bool> movable(tensors_.size());
+    for (size_t i = 0; i < movable.size(); ++i) movable[i] = g.tensors[i].storage == Storage::kArena;
+    AssignChannelsLast(&nodes_, &tensors_, movable);
+  }
   if (LogEnabled(LogLevel::kLayer)) {
     profiler_ = std::make_unique<LayerDebugProfiler>(nodes_.size());
   } else if (options_.collect_perf) {

@@ -34,6 +34,9 @@ struct ContextOptions {
   // RKNN_FLAG_ASYNC_MASK: Run() starts the frame on the context's worker thread and returns; outputs are
   // the previous frame's (see Run).
   bool async = false;
+  // Every activation stays in the ONNX layout (NCHW), for callers that read intermediate
+  // tensors through a Profiler observer (calibration, accuracy analysis).
+  bool keep_onnx_layouts = false;
 };
 
 struct InputArg {
@@ -120,6 +123,8 @@ class Context {
   // that rknn_run itself allocates nothing.
   const std::string& perf_detail();
   const ContextOptions& options() const { return options_; }
+  // The prepared ops of the bound graph, in execution order (their kernels: `npurt info`).
+  const std::vector<OpNode>& nodes() const { return nodes_; }
 
   // Threads the context's ops may split their work over (rknn_set_core_mask); waits for a frame in flight.
   void SetThreads(int threads);

@@ -18,7 +18,7 @@
 #include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/binary.h"
 #if NPURT_HAVE_X86_KERNELS
-#include "runtime/kernels/x86/s8_binary_avx512.h"
+#include "runtime/kernels/x86/binary_avx512.h"
 #endif
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
@@ -34,7 +34,8 @@ struct BinaryState : OpState {
   // INT8 path: the same steps (intermediate results carry the output's
   // quantization, which is exact for Max and Min, the only variadic ops).
   std::vector<S8BinaryParams> s8_steps;
-  bool s8_avx512 = false;  // one int8 step that s8_binary__avx512 takes
+  bool s8_avx512 = false;   // one int8 step that s8_binary__avx512 takes
+  bool f32_avx512 = false;  // one float step that f32_binary__avx512 takes
 };
 
 const char* OpName(BinaryOp op) {
@@ -217,6 +218,16 @@ Status BinaryPrepare(OpNode* node) {
     NPURT_CHECK_OR_RETURN(MakeBroadcastPlan(out, operands, 2, &p.plan), kModelInvalid,
                           "%s: inputs do not broadcast to output shape %s", name, ShapeToString(out).c_str());
   }
+  // Elementwise without broadcasting (each input the output's shape or a single value): any layout.
+  node->layout_agnostic = std::all_of(node->inputs.begin(), node->inputs.end(), [&out](const Tensor* t) {
+    return t->shape == out || t->num_elements() == 1;
+  });
+#if NPURT_HAVE_X86_KERNELS
+  state->f32_avx512 = ActiveCpuTarget() >= CpuTarget::kAvx512 && n == 2 &&
+                      node->inputs[0]->dtype == DataType::kFloat32 && node->inputs[1]->dtype == DataType::kFloat32 &&
+                      node->outputs[0]->dtype == DataType::kFloat32 && f32_binary__avx512_supports(state->steps[0]);
+  if (state->f32_avx512) node->kernel = "f32_binary__avx512";
+#endif
   if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
     NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, relu, state.get()));
 #if NPURT_HAVE_X86_KERNELS
@@ -253,6 +264,15 @@ Status BinaryEval(OpNode* node) {
     }
     return Status::Ok();
   }
+#if NPURT_HAVE_X86_KERNELS
+  if (state->f32_avx512) {
+    ParallelFor(out->num_elements(), ThreadsFor(*node, out->num_elements() * 2), [&](int64_t begin, int64_t end) {
+      f32_binary__avx512(steps[0], node->inputs[0]->as<float>(), node->inputs[1]->as<float>(), out->as<float>(),
+                         WorkRange{begin, end});
+    });
+    return Status::Ok();
+  }
+#endif
   for (size_t k = 0; k < steps.size(); ++k) {
     const Tensor* a = k == 0 ? node->inputs[0] : out;
     const Tensor* b = node->inputs[n == 1 ? 0 : k + 1];

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/portable/concat_tables.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
@@ -28,6 +30,10 @@ struct ConcatState : OpState {
   std::vector<const int8_t*> s8_data;  // as input_data
   std::vector<const int16_t*> s16_data;
   S8ConcatParams s8;
+  // int8 requantization through tables (runtime/kernels/portable/concat_tables.h): 256 codes per
+  // requantized input, and per input its table or nullptr (copied).
+  std::vector<int8_t> table_storage;
+  std::vector<const int8_t*> tables;
 };
 
 // INT8: fills the requantization plan when some input's parameters differ from the output's.
@@ -122,6 +128,15 @@ Status ConcatPrepare(OpNode* node) {
   if (IsQuantizedActivationType(first->dtype)) {
     NPURT_RETURN_IF_ERROR(PrepareInt8(node, inner / DataTypeSize(first->dtype), axis, state.get()));
   }
+  if (state->requantize && first->dtype == DataType::kInt8 && ActiveCpuTarget() != CpuTarget::kRef) {
+    state->table_storage.resize(256 * state->s8_inputs.size());
+    for (size_t i = 0; i < state->s8_inputs.size(); ++i) {
+      int8_t* table = state->table_storage.data() + 256 * i;
+      if (!state->s8_inputs[i].copy) BuildConcatRequantizeTable(state->s8, state->s8_inputs[i], table);
+      state->tables.push_back(state->s8_inputs[i].copy ? nullptr : table);
+    }
+    node->kernel = "s8_concat__tables";
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -137,6 +152,10 @@ Status ConcatEval(OpNode* node) {
   }
   if (state->requantize) {
     for (size_t i = 0; i < node->inputs.size(); ++i) state->s8_data[i] = node->inputs[i]->as<int8_t>();
+    if (!state->tables.empty()) {
+      s8_concat__tables(state->s8, state->tables.data(), state->s8_data.data(), node->outputs[0]->as<int8_t>());
+      return Status::Ok();
+    }
     s8_concat__ref(state->s8, state->s8_data.data(), node->outputs[0]->as<int8_t>());
     return Status::Ok();
   }

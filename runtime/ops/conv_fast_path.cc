@@ -27,7 +27,7 @@ ConvFastPath::~ConvFastPath() = default;
 ConvFastPath::ConvFastPath(ConvFastPath&&) noexcept = default;
 ConvFastPath& ConvFastPath::operator=(ConvFastPath&&) noexcept = default;
 
-Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams* quant) {
+Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams* quant, bool transposed) {
 #if NPURT_HAVE_ONEDNN
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
@@ -39,7 +39,7 @@ Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   if (!OnednnConv::Supports(p, quant != nullptr)) return Status::Ok();
   std::unique_ptr<OnednnConv> conv;
   const Status s = OnednnConv::Create(p, quant, node->inputs[1]->data, b != nullptr ? b->data : nullptr,
-                                      ThreadPool::HardwareThreads(), &conv);
+                                      ThreadPool::HardwareThreads(), &conv, transposed);
   if (!s.ok()) {
     NPURT_LOG(kDebug, "Conv '%s': reference kernel (%s)", node->name.c_str(), s.message().c_str());
     return Status::Ok();
@@ -50,11 +50,13 @@ Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   const size_t items = static_cast<size_t>(p.batch) * static_cast<size_t>(conv->slices());
   node->scratch_bytes = input_bytes_ + output_bytes_ + items * RoundUp64(conv->scratch_bytes_per_slice());
   node->kernel = "onednn:" + conv->implementation();
+  node->channels_last_io = true;
   conv_ = std::move(conv);
 #else
   static_cast<void>(node);
   static_cast<void>(p);
   static_cast<void>(quant);
+  static_cast<void>(transposed);
 #endif
   return Status::Ok();
 }
@@ -72,22 +74,29 @@ Status ConvFastPath::Eval(OpNode* node) const {
   const size_t item_scratch = RoundUp64(conv_->scratch_bytes_per_slice());
   const size_t elem = elem_;
 
-  ParallelFor(batch * in_spatial, ThreadsFor(*node, x.num_elements()), [&](int64_t begin, int64_t end) {
-    nchw_to_nhwc(x.data, in_nhwc, batch, in_channels, in_spatial, elem, WorkRange{begin, end});
-  });
+  // Channels-last tensors (runtime/core/layout_pass.h) are read and written in place.
+  const void* src = x.channels_last ? x.data : in_nhwc;
+  void* dst = y.channels_last ? y.data : out_nhwc;
+  if (!x.channels_last) {
+    ParallelFor(batch * in_spatial, ThreadsFor(*node, x.num_elements()), [&](int64_t begin, int64_t end) {
+      nchw_to_nhwc(x.data, in_nhwc, batch, in_channels, in_spatial, elem, WorkRange{begin, end});
+    });
+  }
   const int slices = conv_->slices();
   std::atomic<bool> failed{false};
   ParallelFor(batch * slices, node->threads, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
-      const Status s = conv_->Run(i / slices, static_cast<int>(i % slices), in_nhwc, out_nhwc,
+      const Status s = conv_->Run(i / slices, static_cast<int>(i % slices), src, dst,
                                   per_item + static_cast<size_t>(i) * item_scratch);
       if (!s.ok()) failed.store(true, std::memory_order_relaxed);
     }
   });
   if (failed.load()) return NPURT_ERROR(kFail, "the oneDNN convolution failed");
-  ParallelFor(batch * out_spatial, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
-    nhwc_to_nchw(out_nhwc, y.data, batch, out_channels, out_spatial, elem, WorkRange{begin, end});
-  });
+  if (!y.channels_last) {
+    ParallelFor(batch * out_spatial, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
+      nhwc_to_nchw(out_nhwc, y.data, batch, out_channels, out_spatial, elem, WorkRange{begin, end});
+    });
+  }
   return Status::Ok();
 #else
   static_cast<void>(node);

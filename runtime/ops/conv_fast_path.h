@@ -1,4 +1,4 @@
-// The optimized Conv path: a oneDNN convolution (runtime/kernels/x86) chosen in
+// The optimized Conv and ConvTranspose path: a oneDNN convolution (runtime/kernels/x86) chosen in
 // prepare when the CPU, the build and the node allow it, run in NHWC between
 // relayouts of the NCHW graph tensors. Absent (enabled() false) otherwise, and
 // the op runs its reference kernel.
@@ -25,7 +25,8 @@ class ConvFastPath {
   // Chooses the kernel for `node` (sets node->kernel and node->scratch_bytes when it
   // takes it); `quant` is nullptr for float. A convolution the library cannot make
   // stays on the reference kernel (logged at debug level), so only a broken model fails.
-  Status Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams* quant);
+  // `transposed`: a ConvTranspose node (see OnednnConv::Create).
+  Status Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams* quant, bool transposed = false);
   bool enabled() const { return conv_ != nullptr; }
   Status Eval(OpNode* node) const;
 

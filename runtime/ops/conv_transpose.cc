@@ -28,6 +28,7 @@
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/conv_transpose.h"
 #include "runtime/ops/activation_quant.h"
+#include "runtime/ops/conv_fast_path.h"
 #include "runtime/ops/conv_geometry.h"
 #include "runtime/ops/op.h"
 #include "runtime/ops/window_attributes.h"
@@ -39,6 +40,7 @@ struct ConvTransposeState : OpState {
   ConvTransposeParams params;
   bool quantized = false;
   ConvQuantParams quant;  // quantized only
+  ConvFastPath fast;      // an optimized kernel, when prepare found one
 };
 
 // Validates the node and computes the kernel params and the output shape (shared by infer and prepare).
@@ -242,12 +244,21 @@ Status ConvTransposePrepare(OpNode* node) {
   NPURT_RETURN_IF_ERROR(PlanConvTranspose(node->attrs, node->input(0), node->input(1), node->input(2), &state->params,
                                           &shape, &state->quantized));
   if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedConvTranspose(*node, state.get()));
+  const ConvTransposeParams& t = state->params;
+  ConvParams p;  // the same geometry in the Conv struct the fast path takes (no activation)
+  p.batch = t.batch, p.in_channels = t.in_channels, p.out_channels = t.out_channels, p.groups = t.groups;
+  for (int d = 0; d < 3; ++d) {
+    p.in[d] = t.in[d], p.out[d] = t.out[d], p.kernel[d] = t.kernel[d], p.stride[d] = t.stride[d];
+    p.dilation[d] = t.dilation[d], p.pad_begin[d] = t.pad_begin[d];
+  }
+  NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, p, state->quantized ? &state->quant : nullptr, /*transposed=*/true));
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status ConvTransposeEval(OpNode* node) {
   const ConvTransposeState* state = node->state_as<ConvTransposeState>();
+  if (state->fast.enabled()) return state->fast.Eval(node);
   const Tensor* bias = node->input(2);
   // Threads split the output channels; every input pixel reaches out_channels / groups of them.
   const int threads = ThreadsFor(*node, node->inputs[0]->num_elements() * node->inputs[1]->num_elements() /

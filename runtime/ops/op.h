@@ -28,6 +28,10 @@ struct Tensor {
   size_t bytes = 0;
   bool constant = false;
   QuantInfo quant;  // integer tensors of quantized models; set by the compiler, not by infer
+  // Stored channels-last (N, H, W, C) while `shape` stays the logical (N, C, H, W): set by the
+  // context's layout pass (runtime/core/layout_pass.h) on activations that flow only between ops
+  // that declared they handle it, so NHWC kernels chain without relayouts.
+  bool channels_last = false;
 
   int64_t num_elements() const { return NumElements(shape); }
   int rank() const { return static_cast<int>(shape.size()); }
@@ -55,6 +59,12 @@ struct OpNode {
   // The kernel eval runs, named for PERF_DETAIL and `npurt info` ("ref", or what
   // prepare chose from runtime/kernels/dispatch.h, e.g. "onednn:brgconv:avx512_core_vnni").
   std::string kernel = "ref";
+  // Layouts (runtime/core/layout_pass.h), declared by prepare: `channels_last_io` -- eval takes
+  // input 0 and writes output 0 in whichever layout their Tensor::channels_last says (the NHWC
+  // kernels); `layout_agnostic` -- an elementwise op whose operands of the output's size may all be
+  // channels-last together (other operands are single values).
+  bool channels_last_io = false;
+  bool layout_agnostic = false;
   // False when the constants live in application memory (RKNN_FLAG_MEM_ALLOC_OUTSIDE,
   // rknn_set_weight_mem) that may be absent at prepare and may change between runs:
   // then no kernel may pack them in prepare; eval reads them in place.

@@ -19,6 +19,9 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/core/thread_pool.h"
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/portable/resize_nearest_rows.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
@@ -47,6 +50,10 @@ struct ResizeState : OpState {
   std::vector<const float*> weight1_ptrs;
   ResizeParams params;
   S8ResizeParams s8;  // INT8 only
+  // Nearest on int8 or float: the row kernel (runtime/kernels/portable), int8 through this table
+  // (empty when the input and output parameters are the same).
+  bool by_rows = false;
+  std::vector<int8_t> requantize;
 };
 
 // A 0-element tensor stands for an omitted input.
@@ -285,12 +292,37 @@ Status ResizePrepare(OpNode* node) {
     state->s8.out_scale = out.scale;
     state->s8.out_zero_point = out.zero_point;
   }
+  const DataType type = node->outputs[0]->dtype;
+  state->by_rows = !state->linear && (type == DataType::kFloat32 || type == DataType::kInt8) &&
+                   ActiveCpuTarget() != CpuTarget::kRef;
+  if (state->by_rows) {
+    node->kernel = type == DataType::kInt8 ? "s8_resize_nearest__rows" : "f32_resize_nearest__rows";
+    const S8ResizeParams& q = state->s8;
+    if (type == DataType::kInt8 && (q.in_scale != q.out_scale || q.in_zero_point != q.out_zero_point)) {
+      state->requantize.resize(256);
+      BuildResizeRequantizeTable(q, state->requantize.data());
+    }
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status ResizeEval(OpNode* node) {
   const ResizeState* state = node->state_as<ResizeState>();
+  if (state->by_rows) {
+    const int64_t rows = ResizeOutputRows(state->params);
+    const int8_t* table = state->requantize.empty() ? nullptr : state->requantize.data();
+    ParallelFor(rows, ThreadsFor(*node, node->outputs[0]->num_elements() * 4), [&](int64_t begin, int64_t end) {
+      if (node->outputs[0]->dtype == DataType::kInt8) {
+        s8_resize_nearest__rows(state->params, table, node->inputs[0]->as<int8_t>(), node->outputs[0]->as<int8_t>(),
+                                WorkRange{begin, end});
+      } else {
+        f32_resize_nearest__rows(state->params, node->inputs[0]->as<float>(), node->outputs[0]->as<float>(),
+                                 WorkRange{begin, end});
+      }
+    });
+    return Status::Ok();
+  }
   if (IsQuantizedActivationType(node->outputs[0]->dtype)) {
     quantized_resize__ref(state->s8, state->linear, node->outputs[0]->dtype, node->inputs[0]->data,
                           node->outputs[0]->data);

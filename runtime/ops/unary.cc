@@ -179,6 +179,7 @@ Status PrepareInt8(OpNode* node, UnaryState* state) {
 
 template <UnaryOp kOp>
 Status UnaryPrepare(OpNode* node) {
+  node->layout_agnostic = true;  // elementwise; Clip's bounds are single values
   auto state = std::make_unique<UnaryState>();
   NPURT_RETURN_IF_ERROR(ReadParams(kOp, node->attrs, &state->params));
   state->params.count = node->inputs[0]->num_elements();

@@ -22,9 +22,10 @@ int g_taken = 0;       // cases the library took (the rest cannot be compared)
 
 // Runs a whole convolution the way the Conv op does: NCHW -> NHWC, every band, NHWC -> NCHW.
 bool RunOnednn(const ConvParams& p, const ConvQuantParams* q, size_t elem, const void* input, const void* weights,
-               const void* bias, void* output) {
+               const void* bias, void* output, bool transposed = false) {
   std::unique_ptr<OnednnConv> conv;
-  if (!OnednnConv::Supports(p, q != nullptr) || !OnednnConv::Create(p, q, weights, bias, g_slices, &conv).ok()) {
+  if (!OnednnConv::Supports(p, q != nullptr) ||
+      !OnednnConv::Create(p, q, weights, bias, g_slices, &conv, transposed).ok()) {
     return false;
   }
   const int64_t in_spatial = p.in[1] * p.in[2], out_spatial = p.out[1] * p.out[2];
@@ -52,6 +53,25 @@ void FloatAdapter(const ConvParams& p, const float* x, const float* w, const flo
   if (!RunOnednn(p, nullptr, 4, x, w, b, y)) f32_conv__ref(p, x, w, b, y);
 }
 
+ConvParams AsConvParams(const ConvTransposeParams& t) {
+  ConvParams p;
+  p.batch = t.batch, p.in_channels = t.in_channels, p.out_channels = t.out_channels, p.groups = t.groups;
+  for (int d = 0; d < 3; ++d) {
+    p.in[d] = t.in[d], p.out[d] = t.out[d], p.kernel[d] = t.kernel[d], p.stride[d] = t.stride[d];
+    p.dilation[d] = t.dilation[d], p.pad_begin[d] = t.pad_begin[d];
+  }
+  return p;
+}
+
+void QuantizedTransposeAdapter(const ConvTransposeParams& t, const ConvQuantParams& q, DataType in_type,
+                               const void* input, const int8_t* weights, const int32_t* bias, DataType out_type,
+                               void* output, WorkRange) {
+  if (in_type != DataType::kInt8 || out_type != DataType::kInt8 ||
+      !RunOnednn(AsConvParams(t), &q, 1, input, weights, bias, output, true)) {
+    quantized_conv_transpose__ref(t, q, in_type, input, weights, bias, out_type, output);
+  }
+}
+
 class OnednnConvTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
@@ -74,6 +94,35 @@ TEST_P(OnednnConvTest, FloatMatchesReference) {
   const std::vector<ConvCase> cases = ConvCases(0xf10a7 + GetParam(), 100);
   ExpectNmseBelow(CompareFloatConv(&FloatAdapter, cases), 1e-10);
   EXPECT_GE(g_taken, static_cast<int>(cases.size()) * 9 / 10) << "of " << cases.size();
+}
+
+TEST_P(OnednnConvTest, TransposedInt8WithinOneStepOfReference) {
+  const std::vector<ConvTransposeCase> cases = ConvTransposeCases(0xdec0 + GetParam(), 150);
+  const KernelDiff d = CompareQuantizedConvTranspose(&QuantizedTransposeAdapter, cases);
+  ExpectWithinOneStep(d);
+  EXPECT_LT(d.differing_share(), 1e-3);
+  // Fewer than for Conv: int8 with stride > kernel stays on the reference (see OnednnConv::Create).
+  EXPECT_GE(g_taken, static_cast<int>(cases.size()) / 10) << "of " << cases.size();
+}
+
+TEST_P(OnednnConvTest, TransposedFloatMatchesReference) {
+  const std::vector<ConvTransposeCase> cases = ConvTransposeCases(0xdec1 + GetParam(), 80);
+  KernelDiff d;
+  for (const ConvTransposeCase& c : cases) {
+    std::vector<float> x(static_cast<size_t>(c.input_count())), w(c.weights.size()), b(c.bias.size());
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 0.01f * static_cast<float>(CodeAt(c.input, c.in_type, i));
+    for (size_t i = 0; i < w.size(); ++i) w[i] = 0.02f * c.weights[i];
+    for (size_t i = 0; i < b.size(); ++i) b[i] = 1e-4f * static_cast<float>(c.bias[i]);
+    std::vector<float> want(static_cast<size_t>(c.output_count())), got(want.size(), -7.0f);
+    f32_conv_transpose__ref(c.p, x.data(), w.data(), b.empty() ? nullptr : b.data(), want.data());
+    if (!RunOnednn(AsConvParams(c.p), nullptr, 4, x.data(), w.data(), b.empty() ? nullptr : b.data(), got.data(),
+                   true)) {
+      continue;
+    }
+    CompareFloats(c.name, want, got, &d);
+  }
+  ExpectNmseBelow(d, 1e-10);
+  EXPECT_GE(g_taken, static_cast<int>(cases.size()) * 3 / 4) << "of " << cases.size();
 }
 
 INSTANTIATE_TEST_SUITE_P(Bands, OnednnConvTest, ::testing::Values(1, 2, 3));

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "runtime/core/model.h"
 #include "runtime/core/native_layout.h"
 #include "runtime/core/op_macs.h"
+#include "runtime/kernels/dispatch.h"
 #include "runtime/ops/op.h"
 #include "tools/npurt/commands.h"
 
@@ -96,7 +98,14 @@ int Info(const std::string& path) {
     }
     std::printf("\n");
   }
-  std::printf("Operators (%zu, execution order; precision = the type of the first input):\n", m->ops().size());
+  // The kernels rknn_init chooses on this CPU (runtime/kernels/dispatch.h).
+  std::unique_ptr<Context> context;
+  const Status init = Context::Create(m, ContextOptions(), &context);
+  std::printf("Operators (%zu, execution order; precision = the type of the first input; kernel = what rknn_init "
+              "chooses on this CPU, target %s):\n",
+              m->ops().size(), CpuTargetName(ActiveCpuTarget()));
+  if (!init.ok()) std::printf("  (kernels unknown: rknn_init fails: %s)\n", init.message().c_str());
+  const bool kernels_known = init.ok() && context->nodes().size() == m->ops().size();
   // MACs per precision: how much of the model's arithmetic runs in int8.
   std::map<std::string, int64_t> macs_by_precision;
   int64_t total_macs = 0;
@@ -117,8 +126,8 @@ int Info(const std::string& path) {
       macs_by_precision[precision] += macs;
       total_macs += macs;
     }
-    std::printf("  %3zu %-18s %-8s %-28s (%s) -> %s\n", k, op.def->name, precision, op.name.c_str(), ins.c_str(),
-                outs.c_str());
+    std::printf("  %3zu %-18s %-8s %-28s (%s) -> %s  [%s]\n", k, op.def->name, precision, op.name.c_str(), ins.c_str(),
+                outs.c_str(), kernels_known ? context->nodes()[k].kernel.c_str() : "?");
   }
   if (total_macs > 0) {
     std::printf("\nMACs: %.3f G", static_cast<double>(total_macs) * 1e-9);

@@ -58,6 +58,16 @@ void AppendActivation(const FusedActivationParams& a, dnnl::post_ops* po) {
   }
 }
 
+// A convolution's or a deconvolution's primitive descriptor.
+struct PrimitiveDesc {
+  dnnl::convolution_forward::primitive_desc conv;
+  dnnl::deconvolution_forward::primitive_desc deconv;
+  const dnnl::primitive_desc_base& get() const {
+    if (conv) return conv;
+    return deconv;
+  }
+};
+
 }  // namespace
 
 struct OnednnConv::Impl {
@@ -65,7 +75,7 @@ struct OnednnConv::Impl {
   int64_t in_h = 1, in_w = 1, in_c = 1, out_h = 1, out_w = 1, out_c = 1;
   size_t in_elem = 1, out_elem = 1;
   std::vector<Band> bands;
-  std::vector<dnnl::convolution_forward> primitives;
+  std::vector<dnnl::primitive> primitives;
   std::vector<memory> weights;  // per band; bands with the same blocked layout share one
   memory bias;                  // empty when the conv has none
   size_t scratch = 0;
@@ -89,11 +99,12 @@ bool OnednnConv::Supports(const ConvParams& p, bool quantized) {
   // HardSigmoid as two post-ops (linear, clip) before the output's linear one went wrong in oneDNN 2.6's
   // int8 kernels (saturated to the wrong end): it stays on the reference kernel.
   if (p.activation.kind == FusedActivation::kHardSigmoid) return false;
-  return p.in[0] == 1 && p.out[0] == 1 && p.kernel[0] == 1;  // 1-D and 2-D
+  // 1-D and 2-D (a 3-D one with a single depth position that reads no padding is 2-D too).
+  return p.in[0] == 1 && p.out[0] == 1 && p.kernel[0] == 1 && p.pad_begin[0] == 0;
 }
 
 Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights_data,
-                          const void* bias_data, int max_slices, std::unique_ptr<OnednnConv>* out) {
+                          const void* bias_data, int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed) {
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
   const bool q8 = quant != nullptr;
@@ -108,26 +119,60 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
   // Bands: rows, or columns of a one-row input (still contiguous in NHWC).
   m.cut_columns = m.out_h == 1 && m.in_h == 1;
   const int axis = m.cut_columns ? 2 : 1;
-  const int64_t positions = p.out[axis];
-  const int64_t count = std::max<int64_t>(1, std::min<int64_t>(max_slices, positions));
-  for (int64_t i = 0; i < count; ++i) {
-    Band b = MakeBand(i * positions / count, (i + 1) * positions / count, p.in[axis], p.kernel[axis], p.stride[axis],
-                      p.dilation[axis], p.pad_begin[axis]);
-    if (b.in_count <= 0) {
-      return NPURT_ERROR(kFail, "output positions %lld..%lld read only padding", static_cast<long long>(b.begin),
-                         static_cast<long long>(b.end));
-    }
-    m.bands.push_back(b);
-  }
-  // The end pad of the whole axis that the other axis keeps.
   const int other = axis == 1 ? 2 : 1;
-  const Band whole = MakeBand(0, p.out[other], p.in[other], p.kernel[other], p.stride[other], p.dilation[other],
-                              p.pad_begin[other]);
+  Band whole;  // the other axis, whole
+  if (!transposed) {
+    const int64_t positions = p.out[axis];
+    const int64_t count = std::max<int64_t>(1, std::min<int64_t>(max_slices, positions));
+    for (int64_t i = 0; i < count; ++i) {
+      Band b = MakeBand(i * positions / count, (i + 1) * positions / count, p.in[axis], p.kernel[axis],
+                        p.stride[axis], p.dilation[axis], p.pad_begin[axis]);
+      if (b.in_count <= 0) {
+        return NPURT_ERROR(kFail, "output positions %lld..%lld read only padding", static_cast<long long>(b.begin),
+                           static_cast<long long>(b.end));
+      }
+      m.bands.push_back(b);
+    }
+    whole = MakeBand(0, p.out[other], p.in[other], p.kernel[other], p.stride[other], p.dilation[other],
+                     p.pad_begin[other]);
+  } else {
+    // Output size = (in - 1) * stride + extent - pads; the end pad is what remains (negative:
+    // output_padding, which oneDNN takes as a negative pad).
+    auto end_pad = [&p](int d) {
+      return (p.in[d] - 1) * p.stride[d] + (p.kernel[d] - 1) * p.dilation[d] + 1 - p.pad_begin[d] - p.out[d];
+    };
+    // oneDNN 2.6's int8 deconvolution gets outputs wrong that no tap reaches (stride > kernel) or that pads
+    // larger than the kernel crop (found by tests/ops/onednn_conv_test.cc and conv_transpose_int8_test.cc);
+    // those stay on the reference kernel.
+    for (int d = 1; q8 && d <= 2; ++d) {
+      const int64_t reach = (p.kernel[d] - 1) * p.dilation[d];
+      if (p.stride[d] > p.kernel[d] || p.pad_begin[d] > reach || end_pad(d) < 0 || end_pad(d) > reach) {
+        return NPURT_ERROR(kFail, "int8 transposed convolution with stride > kernel, or pads beyond it");
+      }
+    }
+    const bool separable = p.kernel[axis] == p.stride[axis] && p.dilation[axis] == 1 && p.pad_begin[axis] == 0 &&
+                           end_pad(axis) == 0;
+    const int64_t count = separable ? std::max<int64_t>(1, std::min<int64_t>(max_slices, p.in[axis])) : 1;
+    for (int64_t i = 0; i < count; ++i) {
+      Band b;
+      b.in_begin = i * p.in[axis] / count;
+      b.in_count = (i + 1) * p.in[axis] / count - b.in_begin;
+      b.begin = b.in_begin * p.stride[axis];
+      b.end = count == 1 ? p.out[axis] : (b.in_begin + b.in_count) * p.stride[axis];
+      b.pad_begin = p.pad_begin[axis];
+      b.pad_end = end_pad(axis);
+      m.bands.push_back(b);
+    }
+    whole.pad_begin = p.pad_begin[other];
+    whole.pad_end = end_pad(other);
+  }
 
   const Dt act = q8 ? Dt::s8 : Dt::f32;
   const memory::dim G = p.groups, OC = p.out_channels, IC = p.in_channels, KH = p.kernel[1], KW = p.kernel[2];
   const memory::dims w_dims = G == 1 ? memory::dims{OC, IC, KH, KW} : memory::dims{G, OC / G, IC / G, KH, KW};
-  const memory::desc w_user_md(w_dims, q8 ? Dt::s8 : Dt::f32, G == 1 ? Tag::oihw : Tag::goihw);
+  // ONNX ConvTranspose weights are (C, M / groups, kH, kW): oneDNN's "io" order.
+  const Tag w_tag = transposed ? (G == 1 ? Tag::iohw : Tag::giohw) : (G == 1 ? Tag::oihw : Tag::goihw);
+  const memory::desc w_user_md(w_dims, q8 ? Dt::s8 : Dt::f32, w_tag);
   const memory::desc w_any_md(w_dims, q8 ? Dt::s8 : Dt::f32, Tag::any);
   const memory::desc b_md({OC}, q8 ? Dt::s32 : Dt::f32, Tag::x);
 
@@ -147,7 +192,7 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
     attr.set_post_ops(po);
 
     memory w_user(w_user_md, engine, const_cast<void*>(weights_data));
-    std::vector<dnnl::convolution_forward::primitive_desc> pds;
+    std::vector<PrimitiveDesc> pds;
     for (const Band& b : m.bands) {
       const int64_t ih = axis == 1 ? b.in_count : m.in_h, iw = axis == 2 ? b.in_count : m.in_w;
       const int64_t oh = axis == 1 ? b.end - b.begin : m.out_h, ow = axis == 2 ? b.end - b.begin : m.out_w;
@@ -158,29 +203,40 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
       pad_r[other - 1] = whole.pad_end;
       const memory::desc src_md({1, IC, ih, iw}, act, Tag::nhwc);
       const memory::desc dst_md({1, OC, oh, ow}, act, Tag::nhwc);
-      const auto desc = dnnl::convolution_forward::desc(
-          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md, w_any_md,
-          bias_data != nullptr ? b_md : memory::desc(), dst_md, {p.stride[1], p.stride[2]},
-          {p.dilation[1] - 1, p.dilation[2] - 1}, pad_l, pad_r);
-      const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
-      m.primitives.emplace_back(pd);
+      const memory::desc b_or_none = bias_data != nullptr ? b_md : memory::desc();
+      const memory::dims strides{p.stride[1], p.stride[2]}, dilates{p.dilation[1] - 1, p.dilation[2] - 1};
+      PrimitiveDesc pd;
+      if (transposed) {
+        pd.deconv = dnnl::deconvolution_forward::primitive_desc(
+            dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                              dnnl::algorithm::deconvolution_direct, src_md, w_any_md, b_or_none,
+                                              dst_md, strides, dilates, pad_l, pad_r),
+            attr, engine);
+        m.primitives.emplace_back(dnnl::deconvolution_forward(pd.deconv));
+      } else {
+        pd.conv = dnnl::convolution_forward::primitive_desc(
+            dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                            src_md, w_any_md, b_or_none, dst_md, strides, dilates, pad_l, pad_r),
+            attr, engine);
+        m.primitives.emplace_back(dnnl::convolution_forward(pd.conv));
+      }
       pds.push_back(pd);
-      m.scratch = std::max(m.scratch, pd.scratchpad_desc().get_size());
-      if (m.implementation.empty()) m.implementation = pd.impl_info_str();
+      m.scratch = std::max(m.scratch, pd.get().scratchpad_desc().get_size());
+      if (m.implementation.empty()) m.implementation = pd.get().impl_info_str();
       // Reorder once per distinct blocked layout (with bands alike, once).
       memory w;
       for (size_t k = 0; k < m.weights.size(); ++k) {
-        if (m.weights[k].get_desc() == pd.weights_desc()) w = m.weights[k];
+        if (m.weights[k].get_desc() == pd.get().weights_desc()) w = m.weights[k];
       }
       if (!w) {
-        w = memory(pd.weights_desc(), engine);
+        w = memory(pd.get().weights_desc(), engine);
         dnnl::reorder(w_user, w).execute(OnednnStream(), w_user, w);
       }
       m.weights.push_back(w);
     }
     for (int64_t n = 0; n < p.batch; ++n) {
       for (size_t k = 0; k < m.bands.size(); ++k) {
-        const auto& pd = pds[k];
+        const dnnl::primitive_desc_base& pd = pds[k].get();
         m.items.push_back({memory(pd.src_desc(), engine, nullptr), memory(pd.dst_desc(), engine, nullptr),
                            memory(pd.scratchpad_desc(), engine, nullptr)});
       }

@@ -33,9 +33,11 @@ class OnednnConv {
 
   // `weights` (M, C / groups, kH, kW) float or int8 and `bias` (M) float or int32
   // (nullptr: none) are copied; `quant` is nullptr for float. `max_slices` is the
-  // most threads the op may run on.
+  // most threads the op may run on. `transposed`: a ConvTranspose with `p` in its
+  // terms (p.out the output size, p.pad_begin its pads) and weights (C, M / groups,
+  // kH, kW); its rows are cut only where bands cannot overlap (kernel = stride, no pads).
   static Status Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights, const void* bias,
-                       int max_slices, std::unique_ptr<OnednnConv>* out);
+                       int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed = false);
   ~OnednnConv();
 
   // Bands per image, and the scratch one band needs while it runs.

@@ -1,4 +1,4 @@
-#include "runtime/kernels/x86/s8_binary_avx512.h"
+#include "runtime/kernels/x86/binary_avx512.h"
 
 #include <immintrin.h>
 
@@ -49,6 +49,73 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void Row(const Lanes& l, co
   }
 }
 
+// Walks the output elements of `range` as row segments of a plan of at most two merged dims,
+// calling row(a_offset, a_step, b_offset, b_step, out_offset, count).
+template <typename RowFn>
+void ForEachSegment(const BroadcastPlan& plan, WorkRange range, RowFn&& row) {
+  const int last = plan.rank - 1;
+  const int64_t length = plan.dims[last];
+  const int64_t rows = plan.rank == 2 ? plan.dims[0] : 1;
+  const int64_t a_row = plan.rank == 2 ? plan.strides[0][0] : 0, b_row = plan.rank == 2 ? plan.strides[1][0] : 0;
+  const bool a_step = plan.strides[0][last] != 0, b_step = plan.strides[1][last] != 0;
+  const int64_t end = range.End(rows * length);
+  for (int64_t e = range.Begin(rows * length); e < end;) {
+    const int64_t r = e / length, i = e % length;
+    const int64_t n = std::min(length - i, end - e);
+    row(r * a_row + (a_step ? i : 0), a_step, r * b_row + (b_step ? i : 0), b_step, e, n);
+    e += n;
+  }
+}
+
+bool PlanSupported(const BroadcastPlan& plan) {
+  if (plan.rank > 2) return false;
+  const int last = plan.rank - 1;
+  for (int k = 0; k < 2; ++k) {
+    if (plan.strides[k][last] != 0 && plan.strides[k][last] != 1) return false;
+  }
+  return true;
+}
+
+template <BinaryOp kOp, bool kRelu>
+__attribute__((target("avx512f"))) inline __m512 CombineF32(__m512 x, __m512 y) {
+  __m512 r = kOp == BinaryOp::kAdd ? _mm512_add_ps(x, y) : kOp == BinaryOp::kSub ? _mm512_sub_ps(x, y) : _mm512_mul_ps(x, y);
+  // x < 0 ? 0 : x, so NaN stays NaN as in the reference.
+  if (kRelu) r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(r, _mm512_setzero_ps(), _CMP_LT_OQ), r, _mm512_setzero_ps());
+  return r;
+}
+
+template <BinaryOp kOp, bool kRelu>
+__attribute__((target("avx512f"))) void F32Row(const float* a, bool a_step, const float* b, bool b_step, float* out,
+                                               int64_t n) {
+  const __m512 a_one = _mm512_set1_ps(*a), b_one = _mm512_set1_ps(*b);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 x = a_step ? _mm512_loadu_ps(a + i) : a_one, y = b_step ? _mm512_loadu_ps(b + i) : b_one;
+    _mm512_storeu_ps(out + i, CombineF32<kOp, kRelu>(x, y));
+  }
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __m512 x = a_step ? _mm512_maskz_loadu_ps(m, a + i) : a_one, y = b_step ? _mm512_maskz_loadu_ps(m, b + i) : b_one;
+    _mm512_mask_storeu_ps(out + i, m, CombineF32<kOp, kRelu>(x, y));
+  }
+}
+
+template <BinaryOp kOp, bool kRelu>
+void F32Run(const BinaryParams& p, const float* a, const float* b, float* out, WorkRange range) {
+  ForEachSegment(p.plan, range, [&](int64_t ao, bool as, int64_t bo, bool bs, int64_t o, int64_t n) {
+    F32Row<kOp, kRelu>(a + ao, as, b + bo, bs, out + o, n);
+  });
+}
+
+template <BinaryOp kOp>
+void F32RunOp(const BinaryParams& p, const float* a, const float* b, float* out, WorkRange range) {
+  if (p.relu) {
+    F32Run<kOp, true>(p, a, b, out, range);
+  } else {
+    F32Run<kOp, false>(p, a, b, out, range);
+  }
+}
+
 template <BinaryOp kOp, bool kRelu>
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void Run(const S8BinaryParams& p, const int8_t* a, const int8_t* b,
                                                       int8_t* out, WorkRange range) {
@@ -61,19 +128,9 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void Run(const S8BinaryPara
   l.a_zp = _mm512_set1_epi32(p.a_zero_point);
   l.b_zp = _mm512_set1_epi32(p.b_zero_point);
   l.out_zp = _mm512_set1_epi32(p.out_zero_point);
-  const BroadcastPlan& plan = p.plan;
-  const int last = plan.rank - 1;
-  const int64_t length = plan.dims[last];
-  const int64_t rows = plan.rank == 2 ? plan.dims[0] : 1;
-  const int64_t a_row = plan.rank == 2 ? plan.strides[0][0] : 0, b_row = plan.rank == 2 ? plan.strides[1][0] : 0;
-  const bool a_step = plan.strides[0][last] != 0, b_step = plan.strides[1][last] != 0;
-  const int64_t end = range.End(rows * length);
-  for (int64_t e = range.Begin(rows * length); e < end;) {
-    const int64_t r = e / length, i = e % length;
-    const int64_t n = std::min(length - i, end - e);
-    Row<kOp, kRelu>(l, a + r * a_row + (a_step ? i : 0), a_step, b + r * b_row + (b_step ? i : 0), b_step, out + e, n);
-    e += n;
-  }
+  ForEachSegment(p.plan, range, [&](int64_t ao, bool as, int64_t bo, bool bs, int64_t o, int64_t n) {
+    Row<kOp, kRelu>(l, a + ao, as, b + bo, bs, out + o, n);
+  });
 }
 
 template <BinaryOp kOp>
@@ -90,12 +147,19 @@ void RunOp(const S8BinaryParams& p, const int8_t* a, const int8_t* b, int8_t* ou
 bool s8_binary__avx512_supports(const S8BinaryParams& p) {
   if (p.op != BinaryOp::kAdd && p.op != BinaryOp::kSub && p.op != BinaryOp::kMul) return false;
   if (p.activation.kind != FusedActivation::kNone && p.activation.kind != FusedActivation::kRelu) return false;
-  if (p.plan.rank > 2) return false;
-  const int last = p.plan.rank - 1;
-  for (int k = 0; k < 2; ++k) {
-    if (p.plan.strides[k][last] != 0 && p.plan.strides[k][last] != 1) return false;
+  return PlanSupported(p.plan);
+}
+
+bool f32_binary__avx512_supports(const BinaryParams& p) {
+  return (p.op == BinaryOp::kAdd || p.op == BinaryOp::kSub || p.op == BinaryOp::kMul) && PlanSupported(p.plan);
+}
+
+void f32_binary__avx512(const BinaryParams& p, const float* a, const float* b, float* out, WorkRange range) {
+  switch (p.op) {
+    case BinaryOp::kAdd: F32RunOp<BinaryOp::kAdd>(p, a, b, out, range); break;
+    case BinaryOp::kSub: F32RunOp<BinaryOp::kSub>(p, a, b, out, range); break;
+    default: F32RunOp<BinaryOp::kMul>(p, a, b, out, range); break;
   }
-  return true;
 }
 
 void s8_binary__avx512(const S8BinaryParams& p, const int8_t* a, const int8_t* b, int8_t* out, WorkRange range) {

@@ -1,7 +1,8 @@
-// int8 Add, Sub and Mul (with the optional fused Relu) in AVX-512, bit-exact
-// with quantized_binary__ref: the same float32 operations per element in the
-// same order (dequantize, combine, activate, divide by the output scale, round
-// half to even, clamp, add the zero point), sixteen lanes at a time.
+// Add, Sub and Mul (with the optional fused Relu) in AVX-512, float32 and int8,
+// bit-exact with f32_binary__ref and quantized_binary__ref: the same float32
+// operations per element in the same order (int8: dequantize, combine, activate,
+// divide by the output scale, round half to even, clamp, add the zero point),
+// sixteen lanes at a time.
 #pragma once
 
 #include <cstdint>
@@ -17,5 +18,9 @@ namespace npurt {
 bool s8_binary__avx512_supports(const S8BinaryParams& p);
 // int8 a, b and out; `range` selects output elements.
 void s8_binary__avx512(const S8BinaryParams& p, const int8_t* a, const int8_t* b, int8_t* out, WorkRange range = {});
+
+// The same plans for float32 (Relu keeps NaN, as the reference does).
+bool f32_binary__avx512_supports(const BinaryParams& p);
+void f32_binary__avx512(const BinaryParams& p, const float* a, const float* b, float* out, WorkRange range = {});
 
 }  // namespace npurt

@@ -1,0 +1,25 @@
+// The layout pass: which activations stay channels-last (NHWC) between the
+// kernels that work in NHWC (oneDNN's convolutions), so that a chain of them,
+// with elementwise ops (residual Add, activations) between, runs without a
+// relayout per op. Runs once per bound graph, after prepare (which declared
+// what each node handles: OpNode::channels_last_io, OpNode::layout_agnostic).
+//
+// A tensor becomes channels-last only when it has rank 4, lives in the arena
+// (graph inputs, outputs and constants stay NCHW: the API and the weights see
+// the ONNX layout), its producer writes it either way and every consumer reads
+// it either way. Elementwise ops tie their operands together: all channels-last
+// or none.
+#pragma once
+
+#include <vector>
+
+#include "runtime/ops/op.h"
+
+namespace npurt {
+
+// Sets Tensor::channels_last on the tensors of `nodes`; `movable[t]` says whether
+// tensor t (pointer into `tensors`) may change layout at all (arena activations).
+// Returns how many tensors became channels-last.
+int AssignChannelsLast(std::vector<OpNode>* nodes, std::vector<Tensor>* tensors, const std::vector<bool>& movable);
+
+}  // namespace npurt
