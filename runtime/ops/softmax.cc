@@ -7,6 +7,9 @@
 // quantization; the reference dequantizes, runs the float softmax and
 // quantizes (runtime/kernels/ref/softmax.h).
 #include "runtime/kernels/ref/softmax.h"
+#include "runtime/core/thread_pool.h"
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/portable/softmax_table.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 
@@ -16,6 +19,7 @@ namespace {
 struct SoftmaxState : OpState {
   SoftmaxParams params;
   S8SoftmaxParams s8;  // INT8 only
+  bool s8_table = false;  // int8 in and out over a long axis: s8_softmax__table
 };
 
 // Resolves the normalized axis and whether the opset <= 12 (coerce to 2-D) rule applies.
@@ -77,12 +81,25 @@ Status SoftmaxPrepare(OpNode* node) {
     state->s8.in_zero_point = in.zero_point;
     state->s8.out_scale = out.scale;
     state->s8.out_zero_point = out.zero_point;
+    state->s8_table = node->inputs[0]->dtype == DataType::kInt8 && y.dtype == DataType::kInt8 &&
+                      p.axis_size >= kSoftmaxTableMinAxis && ActiveCpuTarget() != CpuTarget::kRef;
+    if (state->s8_table) node->kernel = "s8_softmax__table";
   }
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status SoftmaxEval(OpNode* node) {
+  const SoftmaxState* state = node->state_as<SoftmaxState>();
+  if (state->s8_table) {
+    const SoftmaxParams& p = state->params;
+    ParallelFor(p.outer * p.inner, ThreadsFor(*node, node->outputs[0]->num_elements() * 4),
+                [&](int64_t begin, int64_t end) {
+                  s8_softmax__table(state->s8, node->inputs[0]->as<int8_t>(), node->outputs[0]->as<int8_t>(),
+                                    WorkRange{begin, end});
+                });
+    return Status::Ok();
+  }
   if (IsQuantizedActivationType(node->outputs[0]->dtype)) {
     quantized_softmax__ref(node->state_as<SoftmaxState>()->s8, node->inputs[0]->dtype, node->inputs[0]->data,
                            node->outputs[0]->dtype, node->outputs[0]->data);

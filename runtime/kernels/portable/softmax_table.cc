@@ -1,0 +1,30 @@
+#include "runtime/kernels/portable/softmax_table.h"
+
+#include <cmath>
+
+#include "runtime/kernels/ref/quantize.h"
+
+namespace npurt {
+
+void s8_softmax__table(const S8SoftmaxParams& q, const int8_t* x, int8_t* y, WorkRange range) {
+  const SoftmaxParams& p = q.softmax;
+  const int64_t n = p.axis_size, stride = p.inner;
+  const int64_t rows = p.outer * p.inner;
+  float e[256];
+  for (int64_t r = range.Begin(rows), end = range.End(rows); r < end; ++r) {
+    const int64_t base = (r / p.inner) * n * stride + r % p.inner;
+    int8_t max_code = -128;
+    for (int64_t k = 0; k < n; ++k) max_code = x[base + k * stride] > max_code ? x[base + k * stride] : max_code;
+    const float max = DequantizeValue(max_code, q.in_scale, q.in_zero_point);
+    for (int c = -128; c <= max_code; ++c) e[c + 128] = std::exp(DequantizeValue(c, q.in_scale, q.in_zero_point) - max);
+    double sum = 0.0;
+    for (int64_t k = 0; k < n; ++k) sum += e[x[base + k * stride] + 128];
+    const float scale = static_cast<float>(1.0 / sum);
+    for (int64_t k = 0; k < n; ++k) {
+      y[base + k * stride] =
+          static_cast<int8_t>(QuantizeValue(e[x[base + k * stride] + 128] * scale, q.out_scale, q.out_zero_point, -128, 127));
+    }
+  }
+}
+
+}  // namespace npurt

@@ -1,0 +1,21 @@
+// int8 Softmax over long axes (a classifier's thousands of classes) with the
+// exponentials tabulated per row: a row of n codes has at most 256 distinct
+// values, so exp(real(code) - real(max)) is computed once per code present
+// instead of twice per element. The same float expressions, summed in the same
+// order as s8_softmax__ref, so the result is the reference's bit for bit.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/kernels/ref/softmax.h"
+#include "runtime/kernels/ref/work_range.h"
+
+namespace npurt {
+
+// Worth it from this axis length (256 exponentials per row against 2n).
+constexpr int64_t kSoftmaxTableMinAxis = 256;
+
+// int8 in and out; `rows` selects (outer, inner) rows, numbered outer-major.
+void s8_softmax__table(const S8SoftmaxParams& params, const int8_t* input, int8_t* output, WorkRange rows = {});
+
+}  // namespace npurt
