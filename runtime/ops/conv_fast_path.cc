@@ -1,10 +1,12 @@
 #include "runtime/ops/conv_fast_path.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "runtime/core/log.h"
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/layout.h"
+#include "runtime/kernels/ref/quantize.h"
 #if NPURT_HAVE_ONEDNN
 #include "runtime/kernels/x86/onednn_conv.h"
 #endif
@@ -32,11 +34,12 @@ Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
   const Tensor* b = node->input(2);
-  // int8 in and out (int16 tensors of the hybrid scheme stay on the reference kernel).
-  if (quant != nullptr && (x.dtype != DataType::kInt8 || y.dtype != DataType::kInt8)) return Status::Ok();
   // The weights are packed once here: they must be constants.
   if (!node->may_pack_constants || !node->inputs[1]->constant || (b != nullptr && !b->constant)) return Status::Ok();
   if (!OnednnConv::Supports(p, quant != nullptr)) return Status::Ok();
+  if (quant != nullptr && (x.dtype != DataType::kInt8 || y.dtype != DataType::kInt8)) {
+    return PrepareAccumulating(node, p, *quant, transposed);
+  }
   std::unique_ptr<OnednnConv> conv;
   const Status s = OnednnConv::Create(p, quant, node->inputs[1]->data, b != nullptr ? b->data : nullptr,
                                       ThreadPool::HardwareThreads(), &conv, transposed);
@@ -63,6 +66,7 @@ Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
 
 Status ConvFastPath::Eval(OpNode* node) const {
 #if NPURT_HAVE_ONEDNN
+  if (accumulating_) return EvalAccumulating(node);
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
   const int64_t batch = x.shape[0], in_channels = x.shape[1], out_channels = y.shape[1];
@@ -82,16 +86,8 @@ Status ConvFastPath::Eval(OpNode* node) const {
       nchw_to_nhwc(x.data, in_nhwc, batch, in_channels, in_spatial, elem, WorkRange{begin, end});
     });
   }
-  const int slices = conv_->slices();
-  std::atomic<bool> failed{false};
-  ParallelFor(batch * slices, node->threads, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      const Status s = conv_->Run(i / slices, static_cast<int>(i % slices), src, dst,
-                                  per_item + static_cast<size_t>(i) * item_scratch);
-      if (!s.ok()) failed.store(true, std::memory_order_relaxed);
-    }
-  });
-  if (failed.load()) return NPURT_ERROR(kFail, "the oneDNN convolution failed");
+  static_cast<void>(item_scratch);
+  NPURT_RETURN_IF_ERROR(RunBands(*conv_, batch, node->threads, src, dst, per_item));
   if (!y.channels_last) {
     ParallelFor(batch * out_spatial, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
       nhwc_to_nchw(out_nhwc, y.data, batch, out_channels, out_spatial, elem, WorkRange{begin, end});
@@ -103,5 +99,118 @@ Status ConvFastPath::Eval(OpNode* node) const {
   return NPURT_ERROR(kFail, "no optimized convolution in this build");
 #endif
 }
+
+#if NPURT_HAVE_ONEDNN
+Status ConvFastPath::RunBands(const OnednnConv& conv, int64_t batch, int threads, const void* input, void* output,
+                              uint8_t* scratch) const {
+  const int slices = conv.slices();
+  const size_t item_scratch = RoundUp64(conv.scratch_bytes_per_slice());
+  std::atomic<bool> failed{false};
+  ParallelFor(batch * slices, threads, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const Status s =
+          conv.Run(i / slices, static_cast<int>(i % slices), input, output, scratch + static_cast<size_t>(i) * item_scratch);
+      if (!s.ok()) failed.store(true, std::memory_order_relaxed);
+    }
+  });
+  if (failed.load()) return NPURT_ERROR(kFail, "the oneDNN convolution failed");
+  return Status::Ok();
+}
+
+Status ConvFastPath::PrepareAccumulating(OpNode* node, const ConvParams& p, const ConvQuantParams& quant,
+                                         bool transposed) {
+  const Tensor& x = *node->inputs[0];
+  const Tensor& y = *node->outputs[0];
+  const bool int16_input = x.dtype == DataType::kInt16;
+  const int32_t zp = quant.input_zero_point;
+  OnednnConvAccumulate high{false, int16_input ? (zp >> 8) : zp};  // arithmetic shift: floor(zp / 256)
+  OnednnConvAccumulate low{true, zp & 255};
+  std::unique_ptr<OnednnConv> high_conv, low_conv;
+  const int slices = ThreadPool::HardwareThreads();
+  Status s = OnednnConv::Create(p, nullptr, node->inputs[1]->data, nullptr, slices, &high_conv, transposed, &high);
+  if (s.ok() && int16_input) {
+    s = OnednnConv::Create(p, nullptr, node->inputs[1]->data, nullptr, slices, &low_conv, transposed, &low);
+  }
+  if (!s.ok()) {
+    NPURT_LOG(kDebug, "%s '%s': reference kernel (%s)", node->def->name, node->name.c_str(), s.message().c_str());
+    return Status::Ok();
+  }
+  const size_t in_elements = static_cast<size_t>(x.num_elements());
+  const size_t out_elements = static_cast<size_t>(y.num_elements());
+  input_bytes_ = RoundUp64(in_elements) * (int16_input ? 2 : 1);    // high (and low) bytes, NHWC
+  output_bytes_ = RoundUp64(out_elements * 4) * (int16_input ? 2 : 1);  // int32 sums, NHWC
+  const size_t items = static_cast<size_t>(p.batch) * static_cast<size_t>(high_conv->slices());
+  size_t per_item = RoundUp64(high_conv->scratch_bytes_per_slice());
+  if (low_conv) per_item = std::max(per_item, RoundUp64(low_conv->scratch_bytes_per_slice()));
+  node->scratch_bytes = input_bytes_ + output_bytes_ + items * per_item;
+  node->kernel = "onednn_int16:" + high_conv->implementation();
+  quant_ = quant;
+  activation_ = p.activation;
+  accumulating_ = true;
+  conv_ = std::move(high_conv);
+  low_conv_ = std::move(low_conv);
+  return Status::Ok();
+}
+
+Status ConvFastPath::EvalAccumulating(OpNode* node) const {
+  const Tensor& x = *node->inputs[0];
+  const Tensor& y = *node->outputs[0];
+  const Tensor* bias = node->input(2);
+  const int64_t batch = x.shape[0], in_channels = x.shape[1], out_channels = y.shape[1];
+  const int64_t in_spatial = x.num_elements() / (batch * in_channels);
+  const int64_t out_spatial = y.num_elements() / (batch * out_channels);
+  const bool int16_input = x.dtype == DataType::kInt16;
+  const size_t in_elements = static_cast<size_t>(x.num_elements());
+  const size_t out_elements = static_cast<size_t>(y.num_elements());
+  int8_t* high = reinterpret_cast<int8_t*>(node->scratch);
+  uint8_t* low = node->scratch + RoundUp64(in_elements);
+  int32_t* high_sum = reinterpret_cast<int32_t*>(node->scratch + input_bytes_);
+  int32_t* low_sum = reinterpret_cast<int32_t*>(node->scratch + input_bytes_ + RoundUp64(out_elements * 4));
+  uint8_t* per_item = node->scratch + input_bytes_ + output_bytes_;
+
+  // NCHW -> NHWC, an int16 input cut into its high and low bytes on the way.
+  ParallelFor(batch * in_spatial, ThreadsFor(*node, x.num_elements()), [&](int64_t begin, int64_t end) {
+    if (!int16_input) {
+      nchw_to_nhwc(x.data, high, batch, in_channels, in_spatial, 1, WorkRange{begin, end});
+      return;
+    }
+    const int16_t* src = x.as<int16_t>();
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t n = i / in_spatial, pos = i % in_spatial;
+      for (int64_t c = 0; c < in_channels; ++c) {
+        const int16_t v = src[(n * in_channels + c) * in_spatial + pos];
+        high[i * in_channels + c] = static_cast<int8_t>(v >> 8);
+        low[i * in_channels + c] = static_cast<uint8_t>(v & 255);
+      }
+    }
+  });
+  NPURT_RETURN_IF_ERROR(RunBands(*conv_, batch, node->threads, high, high_sum, per_item));
+  if (low_conv_) NPURT_RETURN_IF_ERROR(RunBands(*low_conv_, batch, node->threads, low, low_sum, per_item));
+
+  // acc = bias + 256 * high sum + low sum, requantized as the reference does, back to NCHW.
+  const int32_t* b = bias != nullptr ? bias->as<int32_t>() : nullptr;
+  const ConvQuantParams& q = quant_;
+  const FusedActivationParams act = activation_;
+  const bool out16 = y.dtype == DataType::kInt16;
+  ParallelFor(batch * out_channels, ThreadsFor(*node, y.num_elements() * 4), [&](int64_t begin, int64_t end) {
+    for (int64_t plane = begin; plane < end; ++plane) {
+      const int64_t n = plane / out_channels, m = plane % out_channels;
+      const int64_t bias_m = b != nullptr ? b[m] : 0;
+      for (int64_t pos = 0; pos < out_spatial; ++pos) {
+        const int64_t at = (n * out_spatial + pos) * out_channels + m;
+        const int64_t acc = bias_m + (int16_input ? 256 * static_cast<int64_t>(high_sum[at]) + low_sum[at] : high_sum[at]);
+        const int32_t v = Requantize(acc, q.acc_scale[static_cast<size_t>(m)], act, q.output_scale,
+                                     q.output_zero_point, q.output_min, q.output_max);
+        if (out16) {
+          y.as<int16_t>()[plane * out_spatial + pos] = static_cast<int16_t>(v);
+        } else {
+          y.as<int8_t>()[plane * out_spatial + pos] = static_cast<int8_t>(v);
+        }
+      }
+    }
+  });
+  return Status::Ok();
+}
+#endif
 
 }  // namespace npurt

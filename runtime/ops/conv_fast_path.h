@@ -9,6 +9,7 @@
 
 #include "runtime/core/status.h"
 #include "runtime/kernels/ref/conv.h"
+#include "runtime/kernels/ref/fused_activation.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -31,10 +32,24 @@ class ConvFastPath {
   Status Eval(OpNode* node) const;
 
  private:
+  // The library convolutions of `conv`, run over every (image, band) item; `scratch` holds each item's.
+  Status RunBands(const OnednnConv& conv, int64_t batch, int threads, const void* input, void* output,
+                  uint8_t* scratch) const;
+  Status PrepareAccumulating(OpNode* node, const ConvParams& p, const ConvQuantParams& quant, bool transposed);
+  Status EvalAccumulating(OpNode* node) const;
+
   std::unique_ptr<OnednnConv> conv_;
   size_t elem_ = 4;          // bytes per activation
   size_t input_bytes_ = 0;   // NHWC staging of the input, rounded to 64
   size_t output_bytes_ = 0;  // and of the output
+  // Accumulating mode (int16 input or output, which oneDNN does not take): the library sums int8
+  // pieces into int32 and npurt requantizes exactly as the reference. An int16 input x is cut into
+  // x = 256 * high + low (high int8, low uint8, the zero point likewise): `conv_` sums the high
+  // bytes, `low_conv_` the low ones, and acc = 256 * high sum + low sum.
+  bool accumulating_ = false;
+  std::unique_ptr<OnednnConv> low_conv_;
+  ConvQuantParams quant_;
+  FusedActivationParams activation_;
 };
 
 }  // namespace npurt

@@ -102,6 +102,7 @@ class OpRunner {
   }
 
   const Tensor& output(size_t i = 0) const { return *outputs_[i]; }
+  const OpNode& node() const { return node_; }  // after Run: what prepare chose (kernel, layouts)
   template <typename T>
   std::vector<T> OutputValues(size_t i = 0) const {
     const Tensor& t = *outputs_[i];

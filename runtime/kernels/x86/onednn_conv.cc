@@ -104,10 +104,11 @@ bool OnednnConv::Supports(const ConvParams& p, bool quantized) {
 }
 
 Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights_data,
-                          const void* bias_data, int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed) {
+                          const void* bias_data, int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed,
+                          const OnednnConvAccumulate* accumulate) {
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
-  const bool q8 = quant != nullptr;
+  const bool q8 = quant != nullptr || accumulate != nullptr;  // int8 weights
   m.in_h = p.in[1];
   m.in_w = p.in[2];
   m.in_c = p.in_channels;
@@ -115,6 +116,7 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
   m.out_w = p.out[2];
   m.out_c = p.out_channels;
   m.in_elem = m.out_elem = q8 ? 1 : 4;
+  if (accumulate != nullptr) m.out_elem = 4;  // int32
 
   // Bands: rows, or columns of a one-row input (still contiguous in NHWC).
   m.cut_columns = m.out_h == 1 && m.in_h == 1;
@@ -182,8 +184,10 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops po;
-    AppendActivation(p.activation, &po);
-    if (q8) {
+    if (accumulate == nullptr) AppendActivation(p.activation, &po);
+    if (accumulate != nullptr) {
+      attr.set_zero_points(DNNL_ARG_SRC, 0, {accumulate->zero_point});
+    } else if (q8) {
       attr.set_output_scales(1 << 1, quant->acc_scale);  // the real value, per output channel
       po.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f / quant->output_scale, 0.0f);
       attr.set_zero_points(DNNL_ARG_SRC, 0, {quant->input_zero_point});
@@ -201,8 +205,9 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
       pad_r[axis - 1] = b.pad_end;
       pad_l[other - 1] = whole.pad_begin;
       pad_r[other - 1] = whole.pad_end;
-      const memory::desc src_md({1, IC, ih, iw}, act, Tag::nhwc);
-      const memory::desc dst_md({1, OC, oh, ow}, act, Tag::nhwc);
+      const Dt src_dt = accumulate == nullptr ? act : accumulate->unsigned_input ? Dt::u8 : Dt::s8;
+      const memory::desc src_md({1, IC, ih, iw}, src_dt, Tag::nhwc);
+      const memory::desc dst_md({1, OC, oh, ow}, accumulate == nullptr ? act : Dt::s32, Tag::nhwc);
       const memory::desc b_or_none = bias_data != nullptr ? b_md : memory::desc();
       const memory::dims strides{p.stride[1], p.stride[2]}, dilates{p.dilation[1] - 1, p.dilation[2] - 1};
       PrimitiveDesc pd;

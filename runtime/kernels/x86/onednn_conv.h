@@ -26,6 +26,14 @@
 
 namespace npurt {
 
+// Accumulator mode, for kernels that requantize themselves (int16 activations):
+// int8 or uint8 input with a zero point, int32 output sum((x - zero_point) * w)
+// over the taps, padding adding nothing; no bias, scale or activation.
+struct OnednnConvAccumulate {
+  bool unsigned_input = false;
+  int32_t zero_point = 0;
+};
+
 class OnednnConv {
  public:
   // Whether Create can take this convolution: 1-D or 2-D, and for int8 a CPU with VNNI.
@@ -36,8 +44,10 @@ class OnednnConv {
   // most threads the op may run on. `transposed`: a ConvTranspose with `p` in its
   // terms (p.out the output size, p.pad_begin its pads) and weights (C, M / groups,
   // kH, kW); its rows are cut only where bands cannot overlap (kernel = stride, no pads).
+  // `accumulate` (then `quant` and `bias` are nullptr, the weights int8) makes an accumulator-mode convolution.
   static Status Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights, const void* bias,
-                       int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed = false);
+                       int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed = false,
+                       const OnednnConvAccumulate* accumulate = nullptr);
   ~OnednnConv();
 
   // Bands per image, and the scratch one band needs while it runs.

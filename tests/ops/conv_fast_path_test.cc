@@ -1,0 +1,87 @@
+// The Conv op on its optimized path (runtime/ops/conv_fast_path.h) against the
+// same op on the reference kernels, for every int8 / int16 type mix of the
+// kernel harness's shapes: int16 tensors run as int8 pieces summed by oneDNN
+// and requantized by npurt, which must give the reference's bits; int8 -> int8
+// runs fully in oneDNN (within one step, tests/ops/onednn_conv_test.cc).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/kernels/dispatch.h"
+#include "tests/ops/int8_oracle.h"
+#include "tests/ops/kernel_harness.h"
+#include "tests/ops/op_runner.h"
+
+namespace npurt {
+namespace testing {
+namespace {
+
+// Runs case `c` through the Conv op; `kernel` receives the kernel the op chose.
+std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel) {
+  const ConvParams& p = c.p;
+  OpRunner op("Conv");
+  op.attrs().SetInt("group", p.groups);
+  op.attrs().SetInts("strides", {p.stride[1], p.stride[2]});
+  op.attrs().SetInts("dilations", {p.dilation[1], p.dilation[2]});
+  const int64_t eh = (p.kernel[1] - 1) * p.dilation[1] + 1, ew = (p.kernel[2] - 1) * p.dilation[2] + 1;
+  // The least end pads that give the case's output size (floor division drops what is left over).
+  const int64_t pad_bottom = std::max<int64_t>(0, (p.out[1] - 1) * p.stride[1] + eh - p.in[1] - p.pad_begin[1]);
+  const int64_t pad_right = std::max<int64_t>(0, (p.out[2] - 1) * p.stride[2] + ew - p.in[2] - p.pad_begin[2]);
+  op.attrs().SetInts("pads", {p.pad_begin[1], p.pad_begin[2], pad_bottom, pad_right});
+  if (p.activation.kind == FusedActivation::kRelu) op.attrs().SetString("activation", "Relu");
+  if (p.activation.kind == FusedActivation::kHardSwish) op.attrs().SetString("activation", "HardSwish");
+  if (p.activation.kind == FusedActivation::kClip) {
+    op.attrs().SetString("activation", "Clip");
+    op.attrs().SetFloats("activation_params", {p.activation.a, p.activation.b});
+  }
+  if (c.out_type != c.in_type) op.attrs().SetString("output_type", c.out_type == DataType::kInt16 ? "INT16" : "INT8");
+  const Shape x_shape{p.batch, p.in_channels, p.in[1], p.in[2]};
+  if (c.in_type == DataType::kInt16) {
+    std::vector<int16_t> x(c.input.size() / 2);
+    std::memcpy(x.data(), c.input.data(), c.input.size());
+    op.AddInput<int16_t>(x_shape, x, DataType::kInt16);
+  } else {
+    op.AddInput<int8_t>(x_shape, std::vector<int8_t>(c.input.begin(), c.input.end()), DataType::kInt8);
+  }
+  const float x_scale = 0.01f;  // any: the op only sees acc_scale = x scale * w scale
+  op.SetInputQuant(0, PerTensor(x_scale, c.q.input_zero_point));
+  op.AddInput<int8_t>({p.out_channels, p.in_channels / p.groups, p.kernel[1], p.kernel[2]}, c.weights, DataType::kInt8,
+                      true);
+  std::vector<float> w_scales;
+  for (float s : c.q.acc_scale) w_scales.push_back(s / x_scale);
+  op.SetInputQuant(1, accumulating::PerAxis(w_scales, 0));
+  if (!c.bias.empty()) op.AddInput<int32_t>({p.out_channels}, c.bias, DataType::kInt32, true);
+  op.SetOutputQuant(0, PerTensor(c.q.output_scale, c.q.output_zero_point));
+  const Status s = op.Run();
+  EXPECT_TRUE(s.ok()) << c.name << ": " << s.message();
+  *kernel = op.node().kernel;
+  const Tensor& y = op.output();
+  const uint8_t* bytes = y.as<uint8_t>();
+  return std::vector<uint8_t>(bytes, bytes + y.bytes);
+}
+
+TEST(ConvFastPath, Int16MixesGiveTheReferenceBits) {
+  if (ActiveCpuTarget() < CpuTarget::kAvx512Vnni) GTEST_SKIP() << "no int8 oneDNN path on this CPU target";
+  int optimized = 0;
+  for (const ConvCase& c : ConvCases(0x16a, 120)) {
+    if (c.in_type == DataType::kInt8 && c.out_type == DataType::kInt8) continue;  // not the accumulating path
+    std::string kernel, ref_kernel;
+    std::vector<uint8_t> want;
+    {
+      const ScopedCpuTargetCap reference(CpuTarget::kRef);
+      want = RunConvOp(c, &ref_kernel);
+    }
+    const std::vector<uint8_t> got = RunConvOp(c, &kernel);
+    EXPECT_EQ(ref_kernel, "ref");
+    optimized += kernel != "ref" ? 1 : 0;
+    ASSERT_EQ(got, want) << c.name << " (" << kernel << ")";
+  }
+  EXPECT_GE(optimized, 60);
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace npurt
