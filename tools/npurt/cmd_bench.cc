@@ -8,10 +8,16 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "rknn_api.h"
+#include "runtime/core/model.h"
+#include "runtime/core/op_macs.h"
+#include "runtime/core/thread_pool.h"
+#include "runtime/ops/op.h"
 #include "tools/npurt/commands.h"
 
 namespace npurt {
@@ -26,6 +32,18 @@ struct BenchOptions {
   int warmup = 5;
   bool io = false;
   std::string core_mask = "auto";
+  bool json = false;
+  int top = 10;
+  // This machine's measured peaks per core (../shared/spec/cpu-kernels.md: Zen 4, VNNI), for "% of peak".
+  double int8_peak_gops = 469.0;
+  double fp32_peak_gflops = 117.0;
+};
+
+// One op of the profile: its mean time over the profiled frames and what it computes.
+struct OpProfile {
+  std::string name, type, dtype, kernel;
+  double us = 0.0;
+  int64_t macs = 0;
 };
 
 // The names of rknn_core_mask values, as rknn_benchmark's users write them.
@@ -177,6 +195,67 @@ int InitByPath(const BenchOptions& o, rknn_context* ctx) {
   return ret;
 }
 
+// Times every op: a second context with RKNN_FLAG_COLLECT_PERF_MASK runs `frames` frames and
+// RKNN_QUERY_PERF_DETAIL gives each op's time and kernel; the MACs come from the model.
+bool ProfileOps(const BenchOptions& o, uint32_t n_in, uint32_t n_out, const std::vector<rknn_tensor_attr>& in_attrs,
+                int frames, std::vector<OpProfile>* ops) {
+  std::shared_ptr<const Model> model;
+  if (!Model::Load(o.model.c_str(), 0, &model).ok()) return false;
+  rknn_context ctx = 0;
+  if (!Check(rknn_init(&ctx, const_cast<char*>(o.model.c_str()), 0, RKNN_FLAG_COLLECT_PERF_MASK, nullptr),
+             "rknn_init(COLLECT_PERF)")) {
+    return false;
+  }
+  if (o.core_mask != "auto" &&
+      !Check(rknn_set_core_mask(ctx, static_cast<rknn_core_mask>(kCoreMasks.at(o.core_mask))), "rknn_set_core_mask")) {
+    return rknn_destroy(ctx), false;
+  }
+  ops->assign(model->ops().size(), OpProfile());
+  for (size_t k = 0; k < ops->size(); ++k) {
+    const OpDesc& op = model->ops()[k];
+    std::vector<const Shape*> shapes;
+    for (int i : op.inputs) shapes.push_back(i < 0 ? nullptr : &model->tensors()[i].shape);
+    (*ops)[k].macs = op.outputs.empty() ? 0 : OpMacs(op.def->name, op.attrs, shapes, model->tensors()[op.outputs[0]].shape);
+  }
+  BenchOptions once = o;
+  once.warmup = 1;
+  once.loops = 1;
+  for (int f = 0; f < frames; ++f) {
+    PathTimes ignored;
+    if (!BenchCopying(ctx, n_in, n_out, in_attrs, once, &ignored)) return rknn_destroy(ctx), false;
+    rknn_perf_detail detail;
+    std::memset(&detail, 0, sizeof(detail));
+    if (!Check(rknn_query(ctx, RKNN_QUERY_PERF_DETAIL, &detail, sizeof(detail)), "rknn_query(PERF_DETAIL)")) {
+      return rknn_destroy(ctx), false;
+    }
+    // Rows: ID OpType DataType Target InputShape OutputShape Time(us) Kernel FullName.
+    std::istringstream table(detail.perf_data != nullptr ? detail.perf_data : "");
+    std::string line;
+    while (std::getline(table, line)) {
+      std::istringstream row(line);
+      size_t id = 0;
+      std::string type, dtype, target, in_shape, out_shape, kernel, name;
+      double us = 0.0;
+      if (!(row >> id >> type >> dtype >> target >> in_shape >> out_shape >> us >> kernel >> name)) continue;
+      if (id == 0 || id > ops->size()) continue;
+      OpProfile& p = (*ops)[id - 1];
+      p.name = name, p.type = type, p.dtype = dtype, p.kernel = kernel;
+      p.us += us / frames;
+    }
+  }
+  rknn_destroy(ctx);
+  return true;
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
 int Bench(const BenchOptions& o) {
   rknn_context ctx = 0;
   const Clock::time_point t0 = Clock::now();
@@ -190,16 +269,73 @@ int Bench(const BenchOptions& o) {
     in_attrs[i].index = i;
     if (!Check(rknn_query(ctx, RKNN_QUERY_INPUT_ATTR, &in_attrs[i], sizeof(rknn_tensor_attr)), "rknn_query")) return 1;
   }
-  std::printf("%s: %u input(s), %u output(s); rknn_init %.1f ms; core mask %s; %d timed frames after %d warm-up "
-              "(median ms)\n",
-              o.model.c_str(), num.n_input, num.n_output, init_ms, o.core_mask.c_str(), o.loops, o.warmup);
+  if (!o.json) {
+    std::printf("%s: %u input(s), %u output(s); rknn_init %.1f ms; core mask %s; %d timed frames after %d warm-up "
+                "(median ms)\n",
+                o.model.c_str(), num.n_input, num.n_output, init_ms, o.core_mask.c_str(), o.loops, o.warmup);
+  }
   PathTimes copying;
   if (!BenchCopying(ctx, num.n_input, num.n_output, in_attrs, o, &copying)) return rknn_destroy(ctx), 1;
   if (!o.io) {
-    std::printf("frame (inputs_set + run + outputs_get): median %.3f ms, min %.3f, max %.3f; %.1f FPS\n",
-                Median(copying.frame), *std::min_element(copying.frame.begin(), copying.frame.end()),
-                *std::max_element(copying.frame.begin(), copying.frame.end()), 1000.0 / Median(copying.frame));
     rknn_destroy(ctx);
+    const double median = Median(copying.frame);
+    const double min = *std::min_element(copying.frame.begin(), copying.frame.end());
+    const double max = *std::max_element(copying.frame.begin(), copying.frame.end());
+    std::vector<OpProfile> ops;
+    if (o.top > 0 && !ProfileOps(o, num.n_input, num.n_output, in_attrs, std::max(3, std::min(o.loops, 10)), &ops)) {
+      return 1;
+    }
+    // Threads as rknn_set_core_mask gives them: one per NPU core named, at most the CPUs there are.
+    const int named = o.core_mask == "auto" ? ThreadPool::DefaultThreads()
+                      : o.core_mask == "0_1"  ? 2
+                      : o.core_mask == "0_1_2" || o.core_mask == "all" ? 3
+                                                                        : 1;
+    const int threads = std::max(1, std::min(named, ThreadPool::HardwareThreads()));
+    int64_t total_macs = 0, int8_macs = 0;
+    for (const OpProfile& p : ops) {
+      total_macs += p.macs;
+      if (p.dtype == "INT8" || p.dtype == "INT16") int8_macs += p.macs;
+    }
+    const bool int8 = int8_macs * 2 > total_macs;
+    const double peak = (int8 ? o.int8_peak_gops : o.fp32_peak_gflops) * threads;
+    const double gops = median > 0 ? 2.0 * static_cast<double>(total_macs) / (median * 1e6) : 0.0;
+    std::vector<size_t> order(ops.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&ops](size_t a, size_t b) { return ops[a].us > ops[b].us; });
+    order.resize(std::min<size_t>(order.size(), static_cast<size_t>(std::max(o.top, 0))));
+    if (o.json) {
+      std::printf("{\"model\": %s, \"init_ms\": %.3f, \"core_mask\": %s, \"threads\": %d, \"loops\": %d, "
+                  "\"warmup\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"max_ms\": %.4f, \"fps\": %.2f, "
+                  "\"macs\": %lld, \"gops\": %.2f, \"peak_gops\": %.1f, \"peak_percent\": %.2f, \"top_ops\": [",
+                  JsonString(o.model).c_str(), init_ms, JsonString(o.core_mask).c_str(), threads, o.loops, o.warmup,
+                  median, min, max, 1000.0 / median, static_cast<long long>(total_macs), gops, peak,
+                  100.0 * gops / peak);
+      for (size_t i = 0; i < order.size(); ++i) {
+        const OpProfile& p = ops[order[i]];
+        std::printf("%s{\"name\": %s, \"type\": %s, \"dtype\": %s, \"kernel\": %s, \"us\": %.1f, \"macs\": %lld}",
+                    i == 0 ? "" : ", ", JsonString(p.name).c_str(), JsonString(p.type).c_str(),
+                    JsonString(p.dtype).c_str(), JsonString(p.kernel).c_str(), p.us, static_cast<long long>(p.macs));
+      }
+      std::printf("]}\n");
+      return 0;
+    }
+    std::printf("frame (inputs_set + run + outputs_get): median %.3f ms, min %.3f, max %.3f; %.1f FPS\n", median, min,
+                max, 1000.0 / median);
+    if (total_macs > 0) {
+      std::printf("%.3f GMAC: %.1f G%s/s, %.1f %% of the %s peak of %d thread(s) (%.0f)\n",
+                  static_cast<double>(total_macs) * 1e-9, gops, int8 ? "OP" : "FLOP", 100.0 * gops / peak,
+                  int8 ? "int8" : "fp32", threads, peak);
+    }
+    if (!order.empty()) {
+      std::printf("top %zu ops by time (mean of the profiled frames):\n", order.size());
+      std::printf("  %-28s %-12s %-6s %10s %10s %8s  %s\n", "op", "type", "dtype", "us", "MMAC", "GOPS", "kernel");
+      for (size_t k : order) {
+        const OpProfile& p = ops[k];
+        std::printf("  %-28s %-12s %-6s %10.1f %10.2f %8.1f  %s\n", p.name.c_str(), p.type.c_str(), p.dtype.c_str(),
+                    p.us, static_cast<double>(p.macs) * 1e-6, p.us > 0 ? 2.0 * static_cast<double>(p.macs) / (p.us * 1e3) : 0.0,
+                    p.kernel.c_str());
+      }
+    }
     return 0;
   }
   // A second context for zero-copy: bound memory is read at every run, whatever inputs_set wrote.
@@ -239,6 +375,14 @@ void AddBenchCommand(CLI::App& app, int* exit_code) {
                   "rknn_set_core_mask before timing: auto, 0, 1, 2, 0_1, 0_1_2 or all (one thread per NPU core "
                   "named, at most the CPUs there are; auto: NPURT_NUM_THREADS, default 1)")
       ->check(CLI::IsMember({"auto", "0", "1", "2", "0_1", "0_1_2", "all"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", opt.json, "One JSON object: latencies, FPS, init time, MACs, GOPS, % of peak, top ops");
+  cmd->add_option("--top", opt.top, "Ops to list by time, with kernel, MACs and GOPS (0: no per-op profile)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--int8-peak-gops", opt.int8_peak_gops, "int8 peak per thread for % of peak (this machine's)")
+      ->capture_default_str();
+  cmd->add_option("--fp32-peak-gflops", opt.fp32_peak_gflops, "float peak per thread for % of peak")
       ->capture_default_str();
   cmd->callback([exit_code]() { *exit_code = Bench(opt); });
 }
