@@ -11,6 +11,7 @@
 #include <cinttypes>
 #include <vector>
 
+#include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/pooling.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
@@ -164,13 +165,28 @@ Status PoolPrepare(OpNode* node) {
   return Status::Ok();
 }
 
+// Threads split the planes (N * C): each slice is the same pool on fewer planes.
 Status PoolEval(OpNode* node) {
   const PoolState* state = node->state_as<PoolState>();
-  if (IsQuantizedActivationType(node->outputs[0]->dtype)) {
-    quantized_pool__ref(state->s8, node->outputs[0]->dtype, node->inputs[0]->data, node->outputs[0]->data);
-    return Status::Ok();
-  }
-  f32_pool__ref(state->params, node->inputs[0]->as<float>(), node->outputs[0]->as<float>());
+  const PoolParams& p = state->params;
+  const int64_t in_plane = p.in[0] * p.in[1] * p.in[2], out_plane = p.out[0] * p.out[1] * p.out[2];
+  const int64_t taps = p.kernel[0] * p.kernel[1] * p.kernel[2];
+  const Tensor& x = *node->inputs[0];
+  const Tensor& y = *node->outputs[0];
+  const size_t elem = DataTypeSize(y.dtype);
+  ParallelFor(p.planes, ThreadsFor(*node, y.num_elements() * taps), [&](int64_t begin, int64_t end) {
+    const uint8_t* in = x.as<uint8_t>() + static_cast<size_t>(begin * in_plane) * elem;
+    uint8_t* out = y.as<uint8_t>() + static_cast<size_t>(begin * out_plane) * elem;
+    if (IsQuantizedActivationType(y.dtype)) {
+      S8PoolParams slice = state->s8;
+      slice.pool.planes = end - begin;
+      quantized_pool__ref(slice, y.dtype, in, out);
+    } else {
+      PoolParams slice = p;
+      slice.planes = end - begin;
+      f32_pool__ref(slice, reinterpret_cast<const float*>(in), reinterpret_cast<float*>(out));
+    }
+  });
   return Status::Ok();
 }
 
