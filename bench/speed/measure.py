@@ -4,8 +4,9 @@
     /usr/bin/python3 measure.py WORK NPURT [ROUNDS]
 
 Per model of WORK/manifest.json (prepare.py), at 1 and 2 threads, each in its own process:
-  npurt   int8 and fp32  `npurt bench rknn/<model>_{q8,fp}.rknn --core-mask 0 | 0_1` (frame: inputs_set + run +
-                         outputs_get, uint8 NHWC in, float out); its rknn_init time is kept too
+  npurt   int8, fp32     `npurt bench rknn/<model>_{q8,fp,w8}.rknn --core-mask 0 | 0_1` (frame: inputs_set + run +
+          and w8a8       outputs_get, uint8 NHWC in, float out); its rknn_init time is kept too. int8: npurt's
+                         default recipe; w8a8: plain int8 as rknn-toolkit2 builds it
   ort     fp32 and int8  bench_ort.js on models/<model>.onnx and the QDQ models/<model>_qdq.onnx
   pytorch fp32 and int8  bench_torch.py (torchvision models only)
   opencv  fp32           bench_cv.py on models/<model>_cv.onnx
@@ -42,14 +43,26 @@ def last_json(text):
     raise RuntimeError('no JSON line in: %s' % text.strip()[-300:])
 
 
+_npurt_json = {}
+
+
 def npurt_bench(npurt, rknn, threads, loops, warmup):
-    out = run([npurt, 'bench', rknn, '--loops', str(loops), '--warmup', str(warmup),
-               '--core-mask', CORE_MASK[threads]])
+    cmd = [npurt, 'bench', rknn, '--loops', str(loops), '--warmup', str(warmup), '--core-mask', CORE_MASK[threads]]
+    if npurt not in _npurt_json:
+        help_text = subprocess.run([npurt, 'bench', '--help'], stdout=subprocess.PIPE, text=True).stdout
+        _npurt_json[npurt] = ('--json' in help_text, '--top' in help_text)
+    has_json, has_top = _npurt_json[npurt]
+    if has_top:
+        cmd += ['--top', '0']  # no per-op profile: only the timed frames
+    if has_json:
+        r = last_json(run(cmd + ['--json']))
+        return {k: r.get(k) for k in ('median_ms', 'min_ms', 'max_ms', 'init_ms', 'gops', 'macs', 'peak_percent')}
+    out = run(cmd)
     m = re.search(r'^frame .*median ([0-9.]+) ms, min ([0-9.]+), max ([0-9.]+)', out, re.M)
     init = re.search(r'rknn_init ([0-9.]+) ms', out)
     if not m:
         raise RuntimeError('unexpected npurt bench output: %s' % out.strip()[-300:])
-    # `npurt bench` prints the median only (no --json yet): the frames are not pooled over rounds for npurt;
+    # `npurt bench` prints its median, not its frames: npurt's frames are not pooled over rounds;
     # its cell is the median of the rounds' medians.
     return {'median_ms': float(m.group(1)), 'min_ms': float(m.group(2)), 'max_ms': float(m.group(3)),
             'init_ms': float(init.group(1)) if init else None}
@@ -60,6 +73,7 @@ def configs(name, spec, work):
     for t in THREADS:
         out.append(('npurt', 'int8', t, lambda t=t: ('npurt', os.path.join(work, 'rknn', name + '_q8.rknn'), t)))
         out.append(('npurt', 'fp32', t, lambda t=t: ('npurt', os.path.join(work, 'rknn', name + '_fp.rknn'), t)))
+        out.append(('npurt', 'w8a8', t, lambda t=t: ('npurt', os.path.join(work, 'rknn', name + '_w8.rknn'), t)))
         out.append(('ort', 'int8', t, lambda t=t: ('ort', os.path.join(work, 'models', name + '_qdq.onnx'), t)))
         out.append(('ort', 'fp32', t, lambda t=t: ('ort', spec['onnx'], t)))
         if spec['source'] == 'torchvision':

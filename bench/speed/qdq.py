@@ -219,8 +219,11 @@ def quantize(src, calib_path, out_path):
         if r is not None:
             qparams[name] = act_params(*r)
 
-    for node in g.node:
-        if node.op_type in COMPUTE_OPS:
+    for node in g.node:  # graph order: a tensor's producer comes before its readers
+        if node.op_type in MOVE_OPS and node.input[0] in qparams:
+            # Data movement: the input's parameters (ONNX Runtime then drops the pair and moves uint8).
+            qparams[node.output[0]] = qparams[node.input[0]]
+        elif node.op_type in COMPUTE_OPS:
             for i, name in enumerate(node.input):
                 if node.op_type in WEIGHT_OPS and i >= 1 and name in inits:
                     continue  # weights and biases: below
@@ -232,10 +235,6 @@ def quantize(src, calib_path, out_path):
                 want(readers[0][0].output[0])
             else:
                 want(out)
-    # Data-movement ops take their input's parameters (in graph order, so chains follow).
-    for node in g.node:
-        if node.op_type in MOVE_OPS and node.input[0] in qparams and node.output[0] not in qparams:
-            qparams[node.output[0]] = qparams[node.input[0]]
 
     new_inits, new_nodes = [], []
 

@@ -41,7 +41,21 @@ fi
   { echo "bench: missing ONNX Runtime in $DATA/npm: run 'make setup'" >&2; exit 2; }
 [ -f "$DATA/models/ppocr/ch_PP-OCRv4_det_infer.onnx" ] ||
   { echo "bench: missing PP-OCR models in $DATA/models/ppocr: run 'make setup'" >&2; exit 2; }
-mkdir -p "$W/qdq" "$W/rknn" "$W/logs"
+mkdir -p "$W/qdq" "$W/rknn" "$W/logs" "$W/bin"
+
+# One npurt for the whole run: a copy of the tool and its runtime library (a rebuild of BUILD_DIR while
+# the benchmark runs would otherwise mix builds between the conversions and the timings).
+cp -p "$N" "$W/bin/npurt"
+rt=$(ldd "$N" | sed -n 's/^[[:space:]]*librknnrt\.so => \(.*\) (0x.*/\1/p')
+if [ -n "$rt" ]; then cp -p "$rt" "$W/bin/"; fi
+# The source tree's commit when the copy was taken (the report names it), and whether the sources that
+# go into npurt had uncommitted changes.
+{
+  git -C "$REPO" rev-parse --short HEAD
+  git -C "$REPO" status --porcelain --untracked-files=no -- runtime compiler tools include format cmake CMakeLists.txt
+} > "$W/bin/npurt.version" 2>/dev/null || true
+export LD_LIBRARY_PATH=$W/bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+NB=$W/bin/npurt
 
 # 2. The float ONNX models and the calibration data.
 echo "bench: models"
@@ -67,20 +81,27 @@ while IFS=$'\t' read -r name input shape mean std reorder; do
   fi
 done < "$W/models.tsv"
 
-# 4. The npurt models: float, and int8 with npurt's default recipe; images in as uint8 with each model's
-#    mean/std (and channel order). Converted again when npurt or the ONNX model changed. A failed
-#    conversion leaves NAME.rknn.error, which the measurements report.
+# 4. The npurt models: float (fp), int8 with npurt's default recipe (q8), and int8 as rknn-toolkit2 builds it,
+#    plain w8a8 like the QDQ models of ONNX Runtime (w8: no int16 layers, smoothing, bias correction or
+#    GPTQ); images in as uint8 with each model's mean/std (and channel order). Converted again when
+#    BUILD_DIR's npurt or the ONNX model changed. A failed conversion leaves NAME.rknn.error, which the
+#    measurements report. NPURT_BENCH_QUANT_FLAGS: extra flags for the default int8 conversion.
+PLAIN_W8A8=(--smooth-activations false --int16-mac-budget 0 --bias-correction false --weight-rounding nearest)
 while IFS=$'\t' read -r name input shape mean std reorder; do
-  for p in fp q8; do
+  for p in fp q8 w8; do
     out=$W/rknn/${name}_$p.rknn
     newer "$out" "$N" "$W/models/$name.onnx" && continue
     args=("$W/models/$name.onnx" -o "$out" --input-shapes "$input:$shape" --mean-values "$mean"
           --std-values "$std" --reorder-channels "$reorder")
-    if [ $p = q8 ]; then args+=(--quantize --dataset "$W/calib/images.txt"); fi
+    # shellcheck disable=SC2206
+    case $p in
+      q8) args+=(--quantize --dataset "$W/calib/images.txt" ${NPURT_BENCH_QUANT_FLAGS:-}) ;;
+      w8) args+=(--quantize --dataset "$W/calib/images.txt" "${PLAIN_W8A8[@]}") ;;
+    esac
     echo "bench: npurt convert $name ($p)"
     rm -f "$out" "$out.error"
     t0=$(date +%s)
-    if ! "$N" convert "${args[@]}" > "$W/logs/convert_${name}_$p.log" 2>&1; then
+    if ! "$NB" convert "${args[@]}" > "$W/logs/convert_${name}_$p.log" 2>&1; then
       tail -n 3 "$W/logs/convert_${name}_$p.log" | tee "$out.error" >&2
       rm -f "$out"
     fi
@@ -90,6 +111,6 @@ done < "$W/models.tsv"
 
 # 5. The timings (one process each), then the report.
 echo "bench: measuring ($ROUNDS rounds)"
-"$PY" "$HERE/measure.py" "$W" "$N" "$ROUNDS"
+"$PY" "$HERE/measure.py" "$W" "$NB" "$ROUNDS"
 BENCH_SECONDS=$(($(date +%s) - start)) "$PY" "$HERE/report.py" "$W" "$REPO" "$N"
 echo "bench: done in $(($(date +%s) - start)) s"

@@ -34,7 +34,8 @@ struct BinaryState : OpState {
   // INT8 path: the same steps (intermediate results carry the output's
   // quantization, which is exact for Max and Min, the only variadic ops).
   std::vector<S8BinaryParams> s8_steps;
-  bool s8_avx512 = false;   // one int8 step that s8_binary__avx512 takes
+  bool s8_avx512 = false;   // one int8 (or, with s16, int16) step that s8_binary__avx512 takes
+  bool s16 = false;
   bool f32_avx512 = false;  // one float step that f32_binary__avx512 takes
 };
 
@@ -231,10 +232,12 @@ Status BinaryPrepare(OpNode* node) {
   if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
     NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, relu, state.get()));
 #if NPURT_HAVE_X86_KERNELS
+    const DataType t = node->outputs[0]->dtype;  // one type throughout: int8 or int16
     state->s8_avx512 = ActiveCpuTarget() >= CpuTarget::kAvx512 && n == 2 && state->s8_steps.size() == 1 &&
-                       node->inputs[0]->dtype == DataType::kInt8 && node->inputs[1]->dtype == DataType::kInt8 &&
-                       node->outputs[0]->dtype == DataType::kInt8 && s8_binary__avx512_supports(state->s8_steps[0]);
-    if (state->s8_avx512) node->kernel = "s8_binary__avx512";
+                       node->inputs[0]->dtype == t && node->inputs[1]->dtype == t &&
+                       s8_binary__avx512_supports(state->s8_steps[0]);
+    state->s16 = t == DataType::kInt16;
+    if (state->s8_avx512) node->kernel = state->s16 ? "s16_binary__avx512" : "s8_binary__avx512";
 #endif
   }
   node->state = std::move(state);
@@ -251,8 +254,13 @@ Status BinaryEval(OpNode* node) {
 #if NPURT_HAVE_X86_KERNELS
     if (state->s8_avx512) {
       ParallelFor(out->num_elements(), ThreadsFor(*node, out->num_elements() * 8), [&](int64_t begin, int64_t end) {
-        s8_binary__avx512(state->s8_steps[0], node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
-                          out->as<int8_t>(), WorkRange{begin, end});
+        if (state->s16) {
+          s16_binary__avx512(state->s8_steps[0], node->inputs[0]->as<int16_t>(), node->inputs[1]->as<int16_t>(),
+                             out->as<int16_t>(), WorkRange{begin, end});
+        } else {
+          s8_binary__avx512(state->s8_steps[0], node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
+                            out->as<int8_t>(), WorkRange{begin, end});
+        }
       });
       return Status::Ok();
     }

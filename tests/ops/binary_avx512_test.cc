@@ -18,12 +18,16 @@
 namespace npurt {
 namespace {
 
-TEST(S8BinaryAvx512, BitExactWithReference) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx512) GTEST_SKIP() << "no AVX-512 on this CPU";
-  std::mt19937 rng(0xb1a2);
-  std::uniform_int_distribution<int> code(-128, 127), pick(0, 5), len(1, 70);
+// int8 or int16 a, b and out through s8_binary__avx512 / s16_binary__avx512 against quantized_binary__ref.
+template <typename T>
+void ExpectQuantizedBitExact(uint32_t seed) {
+  constexpr int kMin = std::numeric_limits<T>::min(), kMax = std::numeric_limits<T>::max();
+  const DataType type = sizeof(T) == 1 ? DataType::kInt8 : DataType::kInt16;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> code(kMin, kMax), pick(0, 5), len(1, 70);
   std::uniform_real_distribution<float> scale(0.001f, 0.2f);
-  size_t taken = 0, values = 0;
+  const float code_range = sizeof(T) == 1 ? 1.0f : 1.0f / 256.0f;  // int16 codes are 256 times finer
+  size_t values = 0;
   for (int iter = 0; iter < 400; ++iter) {
     const int64_t c = pick(rng) + 1, hw = len(rng);
     const Shape out_shape{1, c, hw};
@@ -35,28 +39,45 @@ TEST(S8BinaryAvx512, BitExactWithReference) {
     p.op = iter % 4 == 0 ? BinaryOp::kSub : iter % 2 ? BinaryOp::kMul : BinaryOp::kAdd;
     const Shape* operands[2] = {&a_shape, &b_shape};
     ASSERT_TRUE(MakeBroadcastPlan(out_shape, operands, 2, &p.plan));
-    p.a_scale = scale(rng), p.b_scale = scale(rng), p.out_scale = scale(rng) * (p.op == BinaryOp::kMul ? 0.2f : 1.0f);
-    const int32_t ends[] = {-128, 127, 0};
+    p.a_scale = scale(rng) * code_range, p.b_scale = scale(rng) * code_range;
+    p.out_scale = scale(rng) * code_range * (p.op == BinaryOp::kMul ? 0.2f : 1.0f);
+    const int32_t ends[] = {kMin, kMax, 0};
     p.a_zero_point = pick(rng) < 2 ? ends[pick(rng) % 3] : code(rng);
     p.b_zero_point = code(rng), p.out_zero_point = pick(rng) < 2 ? ends[pick(rng) % 3] : code(rng);
     p.activation.kind = pick(rng) < 2 ? FusedActivation::kRelu : FusedActivation::kNone;
     ASSERT_TRUE(s8_binary__avx512_supports(p));
-    std::vector<int8_t> a(static_cast<size_t>(NumElements(a_shape))), b(static_cast<size_t>(NumElements(b_shape)));
-    for (int8_t& v : a) v = static_cast<int8_t>(code(rng));
-    for (int8_t& v : b) v = static_cast<int8_t>(code(rng));
+    std::vector<T> a(static_cast<size_t>(NumElements(a_shape))), b(static_cast<size_t>(NumElements(b_shape)));
+    for (T& v : a) v = static_cast<T>(code(rng));
+    for (T& v : b) v = static_cast<T>(code(rng));
     const size_t n = static_cast<size_t>(NumElements(out_shape));
-    std::vector<int8_t> want(n), got(n, 99);
-    quantized_binary__ref(p, DataType::kInt8, a.data(), DataType::kInt8, b.data(), DataType::kInt8, want.data());
+    std::vector<T> want(n), got(n, 99);
+    quantized_binary__ref(p, type, a.data(), type, b.data(), type, want.data());
     // In two ranges, split anywhere, as threads would.
     const int64_t cut = std::uniform_int_distribution<int64_t>(0, static_cast<int64_t>(n))(rng);
-    s8_binary__avx512(p, a.data(), b.data(), got.data(), WorkRange{0, cut});
-    s8_binary__avx512(p, a.data(), b.data(), got.data(), WorkRange{cut, static_cast<int64_t>(n)});
-    ASSERT_EQ(got, want) << "iteration " << iter << " c " << c << " hw " << hw << " b kind " << b_kind;
-    ++taken;
+    for (const WorkRange r : {WorkRange{0, cut}, WorkRange{cut, static_cast<int64_t>(n)}}) {
+      if constexpr (sizeof(T) == 1) {
+        s8_binary__avx512(p, a.data(), b.data(), got.data(), r);
+      } else {
+        s16_binary__avx512(p, a.data(), b.data(), got.data(), r);
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got[i], want[i]) << "iteration " << iter << " at " << i << " op " << static_cast<int>(p.op) << " relu "
+                                 << (p.activation.kind == FusedActivation::kRelu) << " b kind " << b_kind;
+    }
     values += n;
   }
-  EXPECT_EQ(taken, 400u);
   EXPECT_GT(values, 20000u);
+}
+
+TEST(S8BinaryAvx512, BitExactWithReference) {
+  if (ActiveCpuTarget() < CpuTarget::kAvx512) GTEST_SKIP() << "no AVX-512 on this CPU";
+  ExpectQuantizedBitExact<int8_t>(0xb1a2);
+}
+
+TEST(S16BinaryAvx512, BitExactWithReference) {
+  if (ActiveCpuTarget() < CpuTarget::kAvx512) GTEST_SKIP() << "no AVX-512 on this CPU";
+  ExpectQuantizedBitExact<int16_t>(0xb1a3);
 }
 
 TEST(F32BinaryAvx512, BitExactWithReferenceNanAndInfinityIncluded) {

@@ -9,6 +9,7 @@ void s8_concat__tables(const S8ConcatParams& p, const int8_t* const* tables, con
   for (size_t o = 0; o < p.outer; ++o) {
     for (size_t i = 0; i < p.num_inputs; ++i) {
       const size_t chunk = p.inputs[i].chunk;
+      if (chunk == 0) continue;  // a zero-size input contributes nothing (and may have no data)
       const int8_t* src = inputs[i] + o * chunk;
       const int8_t* table = tables[i];
       if (table == nullptr) {

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace npurt {
 
@@ -13,12 +14,24 @@ struct Lanes {
   __m512i a_zp, b_zp, out_zp;
 };
 
-__attribute__((target("avx512f,avx512bw,avx512vl"))) inline __m512 Dequantize(__m128i q, __m512i zp, __m512 scale) {
-  return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepi8_epi32(q), zp)), scale);
+#define NPURT_AVX512BW __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+// Sixteen codes of an int8 or int16 tensor widened to int32 lanes (masked: the first lanes of `m`), and back.
+NPURT_AVX512BW inline __m512i Load(const int8_t* p, __mmask16 m) { return _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, p)); }
+NPURT_AVX512BW inline __m512i Load(const int16_t* p, __mmask16 m) {
+  return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, p));
+}
+NPURT_AVX512BW inline void Store(int8_t* p, __mmask16 m, __m512i v) { _mm_mask_storeu_epi8(p, m, _mm512_cvtepi32_epi8(v)); }
+NPURT_AVX512BW inline void Store(int16_t* p, __mmask16 m, __m512i v) {
+  _mm256_mask_storeu_epi16(p, m, _mm512_cvtepi32_epi16(v));
+}
+
+NPURT_AVX512BW inline __m512 Dequantize(__m512i q, __m512i zp, __m512 scale) {
+  return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(q, zp)), scale);
 }
 
 template <BinaryOp kOp, bool kRelu>
-__attribute__((target("avx512f,avx512bw,avx512vl"))) inline __m128i Combine(const Lanes& l, __m128i qa, __m128i qb) {
+NPURT_AVX512BW inline __m512i Combine(const Lanes& l, __m512i qa, __m512i qb) {
   const __m512 x = Dequantize(qa, l.a_zp, l.a_scale);
   const __m512 y = Dequantize(qb, l.b_zp, l.b_scale);
   __m512 r = kOp == BinaryOp::kAdd ? _mm512_add_ps(x, y) : kOp == BinaryOp::kSub ? _mm512_sub_ps(x, y) : _mm512_mul_ps(x, y);
@@ -27,25 +40,18 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) inline __m128i Combine(cons
   const __mmask16 ordered = _mm512_cmp_ps_mask(q, q, _CMP_ORD_Q);  // NaN quantizes as 0
   q = _mm512_maskz_mov_ps(ordered, q);
   q = _mm512_min_ps(_mm512_max_ps(q, l.lo), l.hi);
-  return _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(q), l.out_zp));
+  return _mm512_add_epi32(_mm512_cvtps_epi32(q), l.out_zp);
 }
 
 // One row segment: n elements; a and b step 0 (broadcast) or 1.
-template <BinaryOp kOp, bool kRelu>
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void Row(const Lanes& l, const int8_t* a, bool a_step, const int8_t* b,
-                                                      bool b_step, int8_t* out, int64_t n) {
-  const __m128i a_one = _mm_set1_epi8(*a), b_one = _mm_set1_epi8(*b);
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const __m128i qa = a_step ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)) : a_one;
-    const __m128i qb = b_step ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)) : b_one;
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), Combine<kOp, kRelu>(l, qa, qb));
-  }
-  if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-    const __m128i qa = a_step ? _mm_maskz_loadu_epi8(m, a + i) : a_one;
-    const __m128i qb = b_step ? _mm_maskz_loadu_epi8(m, b + i) : b_one;
-    _mm_mask_storeu_epi8(out + i, m, Combine<kOp, kRelu>(l, qa, qb));
+template <BinaryOp kOp, bool kRelu, typename T>
+NPURT_AVX512BW void Row(const Lanes& l, const T* a, bool a_step, const T* b, bool b_step, T* out, int64_t n) {
+  const __m512i a_one = _mm512_set1_epi32(*a), b_one = _mm512_set1_epi32(*b);
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __m512i qa = a_step ? Load(a + i, m) : a_one;
+    const __m512i qb = b_step ? Load(b + i, m) : b_one;
+    Store(out + i, m, Combine<kOp, kRelu>(l, qa, qb));
   }
 }
 
@@ -116,29 +122,38 @@ void F32RunOp(const BinaryParams& p, const float* a, const float* b, float* out,
   }
 }
 
-template <BinaryOp kOp, bool kRelu>
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void Run(const S8BinaryParams& p, const int8_t* a, const int8_t* b,
-                                                      int8_t* out, WorkRange range) {
+template <BinaryOp kOp, bool kRelu, typename T>
+NPURT_AVX512BW void Run(const S8BinaryParams& p, const T* a, const T* b, T* out, WorkRange range) {
+  constexpr int32_t kMin = std::numeric_limits<T>::min(), kMax = std::numeric_limits<T>::max();
   Lanes l;
   l.a_scale = _mm512_set1_ps(p.a_scale);
   l.b_scale = _mm512_set1_ps(p.b_scale);
   l.out_scale = _mm512_set1_ps(p.out_scale);
-  l.lo = _mm512_set1_ps(static_cast<float>(-128 - p.out_zero_point));
-  l.hi = _mm512_set1_ps(static_cast<float>(127 - p.out_zero_point));
+  l.lo = _mm512_set1_ps(static_cast<float>(kMin - p.out_zero_point));
+  l.hi = _mm512_set1_ps(static_cast<float>(kMax - p.out_zero_point));
   l.a_zp = _mm512_set1_epi32(p.a_zero_point);
   l.b_zp = _mm512_set1_epi32(p.b_zero_point);
   l.out_zp = _mm512_set1_epi32(p.out_zero_point);
   ForEachSegment(p.plan, range, [&](int64_t ao, bool as, int64_t bo, bool bs, int64_t o, int64_t n) {
-    Row<kOp, kRelu>(l, a + ao, as, b + bo, bs, out + o, n);
+    Row<kOp, kRelu, T>(l, a + ao, as, b + bo, bs, out + o, n);
   });
 }
 
-template <BinaryOp kOp>
-void RunOp(const S8BinaryParams& p, const int8_t* a, const int8_t* b, int8_t* out, WorkRange range) {
+template <BinaryOp kOp, typename T>
+void RunOp(const S8BinaryParams& p, const T* a, const T* b, T* out, WorkRange range) {
   if (p.activation.kind == FusedActivation::kRelu) {
-    Run<kOp, true>(p, a, b, out, range);
+    Run<kOp, true, T>(p, a, b, out, range);
   } else {
-    Run<kOp, false>(p, a, b, out, range);
+    Run<kOp, false, T>(p, a, b, out, range);
+  }
+}
+
+template <typename T>
+void Dispatch(const S8BinaryParams& p, const T* a, const T* b, T* out, WorkRange range) {
+  switch (p.op) {
+    case BinaryOp::kAdd: RunOp<BinaryOp::kAdd>(p, a, b, out, range); break;
+    case BinaryOp::kSub: RunOp<BinaryOp::kSub>(p, a, b, out, range); break;
+    default: RunOp<BinaryOp::kMul>(p, a, b, out, range); break;
   }
 }
 
@@ -163,11 +178,11 @@ void f32_binary__avx512(const BinaryParams& p, const float* a, const float* b, f
 }
 
 void s8_binary__avx512(const S8BinaryParams& p, const int8_t* a, const int8_t* b, int8_t* out, WorkRange range) {
-  switch (p.op) {
-    case BinaryOp::kAdd: RunOp<BinaryOp::kAdd>(p, a, b, out, range); break;
-    case BinaryOp::kSub: RunOp<BinaryOp::kSub>(p, a, b, out, range); break;
-    default: RunOp<BinaryOp::kMul>(p, a, b, out, range); break;
-  }
+  Dispatch(p, a, b, out, range);
+}
+
+void s16_binary__avx512(const S8BinaryParams& p, const int16_t* a, const int16_t* b, int16_t* out, WorkRange range) {
+  Dispatch(p, a, b, out, range);
 }
 
 }  // namespace npurt

@@ -18,6 +18,9 @@ namespace npurt {
 bool s8_binary__avx512_supports(const S8BinaryParams& p);
 // int8 a, b and out; `range` selects output elements.
 void s8_binary__avx512(const S8BinaryParams& p, const int8_t* a, const int8_t* b, int8_t* out, WorkRange range = {});
+// The same with int16 a, b and out (the hybrid scheme's precise tensors); s8_binary__avx512_supports applies.
+void s16_binary__avx512(const S8BinaryParams& p, const int16_t* a, const int16_t* b, int16_t* out,
+                        WorkRange range = {});
 
 // The same plans for float32 (Relu keeps NaN, as the reference does).
 bool f32_binary__avx512_supports(const BinaryParams& p);
