@@ -137,8 +137,9 @@ Status ConvFastPath::PrepareAccumulating(OpNode* node, const ConvParams& p, cons
   }
   const size_t in_elements = static_cast<size_t>(x.num_elements());
   const size_t out_elements = static_cast<size_t>(y.num_elements());
-  input_bytes_ = RoundUp64(in_elements) * (int16_input ? 2 : 1);    // high (and low) bytes, NHWC
-  output_bytes_ = RoundUp64(out_elements * 4) * (int16_input ? 2 : 1);  // int32 sums, NHWC
+  // NHWC: the high (and low) bytes, an int16 input's relayout; the int32 sums, the requantized output.
+  input_bytes_ = RoundUp64(in_elements) * 2 + (int16_input ? RoundUp64(in_elements * 2) : 0);
+  output_bytes_ = RoundUp64(out_elements * 4) * 2 + RoundUp64(out_elements * 2);
   const size_t items = static_cast<size_t>(p.batch) * static_cast<size_t>(high_conv->slices());
   size_t per_item = RoundUp64(high_conv->scratch_bytes_per_slice());
   if (low_conv) per_item = std::max(per_item, RoundUp64(low_conv->scratch_bytes_per_slice()));
@@ -164,50 +165,52 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   const size_t out_elements = static_cast<size_t>(y.num_elements());
   int8_t* high = reinterpret_cast<int8_t*>(node->scratch);
   uint8_t* low = node->scratch + RoundUp64(in_elements);
+  int16_t* staged_input = reinterpret_cast<int16_t*>(node->scratch + RoundUp64(in_elements) * 2);
   int32_t* high_sum = reinterpret_cast<int32_t*>(node->scratch + input_bytes_);
   int32_t* low_sum = reinterpret_cast<int32_t*>(node->scratch + input_bytes_ + RoundUp64(out_elements * 4));
+  uint8_t* staged_output = node->scratch + input_bytes_ + RoundUp64(out_elements * 4) * 2;
   uint8_t* per_item = node->scratch + input_bytes_ + output_bytes_;
 
-  // NCHW -> NHWC, an int16 input cut into its high and low bytes on the way.
-  ParallelFor(batch * in_spatial, ThreadsFor(*node, x.num_elements()), [&](int64_t begin, int64_t end) {
-    if (!int16_input) {
-      nchw_to_nhwc(x.data, high, batch, in_channels, in_spatial, 1, WorkRange{begin, end});
-      return;
-    }
-    const int16_t* src = x.as<int16_t>();
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t n = i / in_spatial, pos = i % in_spatial;
-      for (int64_t c = 0; c < in_channels; ++c) {
-        const int16_t v = src[(n * in_channels + c) * in_spatial + pos];
-        high[i * in_channels + c] = static_cast<int8_t>(v >> 8);
-        low[i * in_channels + c] = static_cast<uint8_t>(v & 255);
-      }
-    }
+  // NCHW -> NHWC (tiled), then an int16 input is cut into its high and low bytes, both passes streaming.
+  const int in_threads = ThreadsFor(*node, x.num_elements());
+  ParallelFor(batch * in_spatial, in_threads, [&](int64_t begin, int64_t end) {
+    nchw_to_nhwc(x.data, int16_input ? static_cast<void*>(staged_input) : high, batch, in_channels, in_spatial,
+                 int16_input ? 2 : 1, WorkRange{begin, end});
   });
+  if (int16_input) {
+    ParallelFor(static_cast<int64_t>(in_elements), in_threads, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        high[i] = static_cast<int8_t>(staged_input[i] >> 8);
+        low[i] = static_cast<uint8_t>(staged_input[i] & 255);
+      }
+    });
+  }
   NPURT_RETURN_IF_ERROR(RunBands(*conv_, batch, node->threads, high, high_sum, per_item));
   if (low_conv_) NPURT_RETURN_IF_ERROR(RunBands(*low_conv_, batch, node->threads, low, low_sum, per_item));
 
-  // acc = bias + 256 * high sum + low sum, requantized as the reference does, back to NCHW.
+  // acc = bias + 256 * high sum + low sum, requantized as the reference does (in NHWC order), then to NCHW.
   const int32_t* b = bias != nullptr ? bias->as<int32_t>() : nullptr;
   const ConvQuantParams& q = quant_;
   const FusedActivationParams act = activation_;
   const bool out16 = y.dtype == DataType::kInt16;
-  ParallelFor(batch * out_channels, ThreadsFor(*node, y.num_elements() * 4), [&](int64_t begin, int64_t end) {
-    for (int64_t plane = begin; plane < end; ++plane) {
-      const int64_t n = plane / out_channels, m = plane % out_channels;
-      const int64_t bias_m = b != nullptr ? b[m] : 0;
-      for (int64_t pos = 0; pos < out_spatial; ++pos) {
-        const int64_t at = (n * out_spatial + pos) * out_channels + m;
-        const int64_t acc = bias_m + (int16_input ? 256 * static_cast<int64_t>(high_sum[at]) + low_sum[at] : high_sum[at]);
-        const int32_t v = Requantize(acc, q.acc_scale[static_cast<size_t>(m)], act, q.output_scale,
-                                     q.output_zero_point, q.output_min, q.output_max);
+  const int out_threads = ThreadsFor(*node, y.num_elements() * 4);
+  ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      for (int64_t m = 0; m < out_channels; ++m) {
+        const int64_t at = row * out_channels + m;
+        const int64_t sum = int16_input ? 256 * static_cast<int64_t>(high_sum[at]) + low_sum[at] : high_sum[at];
+        const int32_t v = Requantize((b != nullptr ? b[m] : 0) + sum, q.acc_scale[static_cast<size_t>(m)], act,
+                                     q.output_scale, q.output_zero_point, q.output_min, q.output_max);
         if (out16) {
-          y.as<int16_t>()[plane * out_spatial + pos] = static_cast<int16_t>(v);
+          reinterpret_cast<int16_t*>(staged_output)[at] = static_cast<int16_t>(v);
         } else {
-          y.as<int8_t>()[plane * out_spatial + pos] = static_cast<int8_t>(v);
+          reinterpret_cast<int8_t*>(staged_output)[at] = static_cast<int8_t>(v);
         }
       }
     }
+  });
+  ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
+    nhwc_to_nchw(staged_output, y.data, batch, out_channels, out_spatial, out16 ? 2 : 1, WorkRange{begin, end});
   });
   return Status::Ok();
 }
