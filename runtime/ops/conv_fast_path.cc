@@ -9,6 +9,7 @@
 #include "runtime/kernels/ref/quantize.h"
 #if NPURT_HAVE_ONEDNN
 #include "runtime/kernels/x86/onednn_conv.h"
+#include "runtime/kernels/x86/requantize_avx512.h"
 #endif
 
 namespace npurt {
@@ -194,20 +195,18 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   const FusedActivationParams act = activation_;
   const bool out16 = y.dtype == DataType::kInt16;
   const int out_threads = ThreadsFor(*node, y.num_elements() * 4);
+  RequantizeRowsParams rq;
+  rq.channels = out_channels;
+  rq.bias = b;
+  rq.acc_scale = q.acc_scale.data();
+  rq.activation = act;
+  rq.out_scale = q.output_scale;
+  rq.out_zero_point = q.output_zero_point;
+  rq.out_min = q.output_min;
+  rq.out_max = q.output_max;
+  rq.out_type = y.dtype;
   ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
-    for (int64_t row = begin; row < end; ++row) {
-      for (int64_t m = 0; m < out_channels; ++m) {
-        const int64_t at = row * out_channels + m;
-        const int64_t sum = int16_input ? 256 * static_cast<int64_t>(high_sum[at]) + low_sum[at] : high_sum[at];
-        const int32_t v = Requantize((b != nullptr ? b[m] : 0) + sum, q.acc_scale[static_cast<size_t>(m)], act,
-                                     q.output_scale, q.output_zero_point, q.output_min, q.output_max);
-        if (out16) {
-          reinterpret_cast<int16_t*>(staged_output)[at] = static_cast<int16_t>(v);
-        } else {
-          reinterpret_cast<int8_t*>(staged_output)[at] = static_cast<int8_t>(v);
-        }
-      }
-    }
+    requantize_rows__avx512(rq, high_sum, int16_input ? low_sum : nullptr, staged_output, WorkRange{begin, end});
   });
   ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
     nhwc_to_nchw(staged_output, y.data, batch, out_channels, out_spatial, out16 ? 2 : 1, WorkRange{begin, end});

@@ -1,0 +1,80 @@
+#include "runtime/kernels/x86/requantize_avx512.h"
+
+#include <immintrin.h>
+
+// GCC 12 warns inside its own AVX-512 headers (the undefined-vector idiom of the widening intrinsics).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+namespace npurt {
+
+namespace {
+
+#define NPURT_AVX512DQ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+
+// ApplyFusedActivation on eight lanes, the same comparisons and operations in the same order.
+NPURT_AVX512DQ inline __m256 Activate(const FusedActivationParams& a, __m256 x) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  switch (a.kind) {
+    case FusedActivation::kNone: return x;
+    case FusedActivation::kRelu: return _mm256_mask_blend_ps(_mm256_cmp_ps_mask(x, zero, _CMP_LT_OQ), x, zero);
+    case FusedActivation::kClip: {
+      const __m256 lo = _mm256_set1_ps(a.a), hi = _mm256_set1_ps(a.b);
+      const __m256 v = _mm256_mask_blend_ps(_mm256_cmp_ps_mask(x, lo, _CMP_LT_OQ), x, lo);
+      return _mm256_mask_blend_ps(_mm256_cmp_ps_mask(v, hi, _CMP_GT_OQ), v, hi);
+    }
+    case FusedActivation::kLeakyRelu:
+      return _mm256_mask_blend_ps(_mm256_cmp_ps_mask(x, zero, _CMP_LT_OQ), x, _mm256_mul_ps(_mm256_set1_ps(a.a), x));
+    case FusedActivation::kHardSigmoid: {
+      const __m256 v = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(a.a), x), _mm256_set1_ps(a.b));
+      const __m256 w = _mm256_mask_blend_ps(_mm256_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, zero);
+      return _mm256_mask_blend_ps(_mm256_cmp_ps_mask(w, one, _CMP_GT_OQ), w, one);
+    }
+    case FusedActivation::kHardSwish: {
+      const __m256 v = _mm256_add_ps(_mm256_div_ps(x, _mm256_set1_ps(6.0f)), _mm256_set1_ps(0.5f));
+      const __m256 w = _mm256_mask_blend_ps(_mm256_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, zero);
+      return _mm256_mul_ps(x, _mm256_mask_blend_ps(_mm256_cmp_ps_mask(w, one, _CMP_GT_OQ), w, one));
+    }
+  }
+  return x;
+}
+
+NPURT_AVX512DQ void Rows(const RequantizeRowsParams& p, const int32_t* high, const int32_t* low, void* out,
+                         WorkRange range) {
+  const int64_t c = p.channels;
+  const __m256 out_scale = _mm256_set1_ps(p.out_scale);
+  const __m256 lo = _mm256_set1_ps(static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point));
+  const __m256 hi = _mm256_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point));
+  const __m256i zp = _mm256_set1_epi32(p.out_zero_point);
+  const bool out16 = p.out_type == DataType::kInt16;
+  for (int64_t row = range.Begin(INT64_MAX), end = range.End(INT64_MAX); row < end; ++row) {
+    for (int64_t m = 0; m < c; m += 8) {
+      const __mmask8 k = c - m >= 8 ? static_cast<__mmask8>(0xff) : static_cast<__mmask8>((1u << (c - m)) - 1);
+      const int64_t at = row * c + m;
+      __m512i acc = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(k, high + at));
+      if (low != nullptr) {
+        acc = _mm512_add_epi64(_mm512_slli_epi64(acc, 8), _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(k, low + at)));
+      }
+      if (p.bias != nullptr) acc = _mm512_add_epi64(acc, _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(k, p.bias + m)));
+      const __m256 real = Activate(p.activation, _mm256_mul_ps(_mm512_cvtepi64_ps(acc), _mm256_maskz_loadu_ps(k, p.acc_scale + m)));
+      __m256 q = _mm256_roundscale_ps(_mm256_div_ps(real, out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      q = _mm256_maskz_mov_ps(_mm256_cmp_ps_mask(q, q, _CMP_ORD_Q), q);  // NaN quantizes as 0
+      q = _mm256_mask_blend_ps(_mm256_cmp_ps_mask(q, lo, _CMP_LT_OQ), q, lo);
+      q = _mm256_mask_blend_ps(_mm256_cmp_ps_mask(q, hi, _CMP_GT_OQ), q, hi);
+      const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(q), zp);
+      if (out16) {
+        _mm_mask_storeu_epi16(static_cast<int16_t*>(out) + at, k, _mm256_cvtepi32_epi16(v));
+      } else {
+        _mm_mask_storeu_epi8(static_cast<int8_t*>(out) + at, k, _mm256_cvtepi32_epi8(v));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void requantize_rows__avx512(const RequantizeRowsParams& p, const int32_t* high, const int32_t* low, void* out,
+                             WorkRange range) {
+  Rows(p, high, low, out, range);
+}
+
+}  // namespace npurt
