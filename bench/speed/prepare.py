@@ -77,6 +77,7 @@ def opencv_copy(src, path):
     initializers bypassed and Clip's constant min/max inputs turned into attributes."""
     import onnx
     from onnx import helper, numpy_helper
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import qdq
     m = onnx.load(src)
