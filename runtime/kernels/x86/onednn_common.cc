@@ -34,6 +34,11 @@ const dnnl::stream& OnednnStream() {
   return stream;
 }
 
+std::mutex& OnednnCreationMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 OnednnSingleThread::OnednnSingleThread() : saved_(omp_get_max_threads()) {
   if (saved_ != 1) omp_set_num_threads(1);
 }

@@ -6,6 +6,7 @@
 #include <dnnl.hpp>
 
 #include <cstddef>
+#include <mutex>
 
 #include "runtime/core/status.h"
 
@@ -29,6 +30,11 @@ class OnednnSingleThread {
  private:
   int saved_;
 };
+
+// Held while making primitives (rknn_init, rknn_set_input_shapes): oneDNN 2.6's primitive cache and JIT are
+// process-wide, and contexts initialized on several threads at once otherwise reach them concurrently
+// through code ThreadSanitizer cannot see into (Debian's libdnnl is not instrumented).
+std::mutex& OnednnCreationMutex();
 
 // Executes `primitive` with `count` arguments. The C entry point takes a plain
 // array, so npurt builds no map per call (oneDNN 2.6 still builds its own

@@ -1,6 +1,7 @@
 #include "runtime/kernels/x86/onednn_conv.h"
 
 #include <algorithm>
+#include <mutex>
 #include <cfloat>
 #include <cstring>
 #include <vector>
@@ -179,6 +180,7 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
   const memory::desc b_md({OC}, q8 ? Dt::s32 : Dt::f32, Tag::x);
 
   OnednnSingleThread one_thread;
+  const std::lock_guard<std::mutex> creating(OnednnCreationMutex());
   try {
     const dnnl::engine& engine = OnednnEngine();
     dnnl::primitive_attr attr;

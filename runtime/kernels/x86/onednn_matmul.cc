@@ -1,6 +1,7 @@
 #include "runtime/kernels/x86/onednn_matmul.h"
 
 #include <algorithm>
+#include <mutex>
 #include <cstring>
 #include <vector>
 
@@ -59,6 +60,7 @@ Status OnednnMatMul::Create(const OnednnMatMulShape& s, const OnednnMatMulQuant*
   const memory::desc bias_md({1, s.n}, q8 ? Dt::s32 : Dt::f32, Tag::ab);
 
   OnednnSingleThread one_thread;
+  const std::lock_guard<std::mutex> creating(OnednnCreationMutex());
   try {
     const dnnl::engine& engine = OnednnEngine();
     dnnl::primitive_attr attr;
