@@ -31,7 +31,7 @@ TITLES = {'mobilenet_v2': 'MobileNetV2 224²', 'resnet18': 'ResNet-18 224²', 'r
 SHORT = {'mobilenet_v2': 'MobileNetV2', 'resnet18': 'ResNet-18', 'resnet50': 'ResNet-50', 'ppocr_det': 'det',
          'ppocr_rec': 'rec'}
 INT8_TARGET, FP32_TARGET = 0.8, 1.0
-PEAK_GOPS = 938.0  # int8 VNNI peak of this machine's two cores (docs: /work/shared/spec/cpu-kernels.md)
+PEAK_GOPS = 938.0  # int8 VNNI peak of this machine's two cores (the shared spec cpu-kernels.md; npurt bench --int8-peak-gops)
 SPEEDUP_TARGET = 1.7
 
 

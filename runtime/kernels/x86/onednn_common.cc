@@ -2,6 +2,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <cfloat>
+#include <cstring>
+
 #include "runtime/kernels/dispatch.h"
 
 namespace npurt {
@@ -51,6 +55,39 @@ Status OnednnExecute(const dnnl::primitive& primitive, const dnnl_exec_arg_t* ar
   const dnnl_status_t s = dnnl_primitive_execute(primitive.get(), OnednnStream().get(), count, args);
   if (s != dnnl_success) return NPURT_ERROR(kFail, "oneDNN primitive execution failed (status %d)", static_cast<int>(s));
   return Status::Ok();
+}
+
+void AppendActivation(const FusedActivationParams& a, dnnl::post_ops* po) {
+  using A = dnnl::algorithm;
+  switch (a.kind) {
+    case FusedActivation::kNone: break;
+    case FusedActivation::kRelu: po->append_eltwise(1.0f, A::eltwise_relu, 0.0f, 0.0f); break;
+    case FusedActivation::kLeakyRelu: po->append_eltwise(1.0f, A::eltwise_relu, a.a, 0.0f); break;
+    case FusedActivation::kClip:
+      po->append_eltwise(1.0f, A::eltwise_clip, std::max(a.a, -FLT_MAX), std::min(a.b, FLT_MAX));
+      break;
+    case FusedActivation::kHardSigmoid:
+      po->append_eltwise(1.0f, A::eltwise_linear, a.a, a.b);
+      po->append_eltwise(1.0f, A::eltwise_clip, 0.0f, 1.0f);
+      break;
+    case FusedActivation::kHardSwish: po->append_eltwise(1.0f, A::eltwise_hardswish, 0.0f, 0.0f); break;
+  }
+}
+
+dnnl::memory PackedWeights(const dnnl::memory& user, const dnnl::memory::desc& packed,
+                           const std::vector<dnnl::memory>& done) {
+  for (const dnnl::memory& w : done) {
+    if (w.get_desc() == packed) return w;
+  }
+  dnnl::memory w(packed, OnednnEngine());
+  dnnl::reorder(user, w).execute(OnednnStream(), const_cast<dnnl::memory&>(user), w);
+  return w;
+}
+
+dnnl::memory CopiedMemory(const dnnl::memory::desc& md, const void* data) {
+  dnnl::memory m(md, OnednnEngine());
+  std::memcpy(m.get_data_handle(), data, md.get_size());
+  return m;
 }
 
 Status OnednnError(const dnnl::error& e, const char* what) {

@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <mutex>
+#include <vector>
 
 #include "runtime/core/status.h"
+#include "runtime/kernels/ref/fused_activation.h"
 
 namespace npurt {
 
@@ -40,6 +42,17 @@ std::mutex& OnednnCreationMutex();
 // array, so npurt builds no map per call (oneDNN 2.6 still builds its own
 // argument map inside: a few small allocations it frees before returning).
 Status OnednnExecute(const dnnl::primitive& primitive, const dnnl_exec_arg_t* args, int count);
+
+// The fused activation (runtime/kernels/ref/fused_activation.h) as eltwise post-ops on the real value.
+void AppendActivation(const FusedActivationParams& activation, dnnl::post_ops* post_ops);
+
+// The weights in the blocked layout `packed`: one of `done` when it has that layout already (bands alike
+// share one), else `user` reordered once. Throws as oneDNN does.
+dnnl::memory PackedWeights(const dnnl::memory& user, const dnnl::memory::desc& packed,
+                           const std::vector<dnnl::memory>& done);
+
+// A library-owned copy of `data` laid out as `md` (biases). Throws as oneDNN does.
+dnnl::memory CopiedMemory(const dnnl::memory::desc& md, const void* data);
 
 // Converts the error of a throwing oneDNN call into a Status naming `what`.
 Status OnednnError(const dnnl::error& e, const char* what);

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <mutex>
-#include <cfloat>
-#include <cstring>
 #include <vector>
 
 #include "runtime/kernels/dispatch.h"
@@ -39,24 +37,6 @@ Band MakeBand(int64_t begin, int64_t end, int64_t in, int64_t kernel, int64_t st
   b.pad_begin = b.in_begin - first;
   b.pad_end = std::max<int64_t>(last - in, 0);
   return b;
-}
-
-// The fused activation as post-ops on the real value (dst of the scaled accumulator).
-void AppendActivation(const FusedActivationParams& a, dnnl::post_ops* po) {
-  using A = dnnl::algorithm;
-  switch (a.kind) {
-    case FusedActivation::kNone: break;
-    case FusedActivation::kRelu: po->append_eltwise(1.0f, A::eltwise_relu, 0.0f, 0.0f); break;
-    case FusedActivation::kLeakyRelu: po->append_eltwise(1.0f, A::eltwise_relu, a.a, 0.0f); break;
-    case FusedActivation::kClip:
-      po->append_eltwise(1.0f, A::eltwise_clip, std::max(a.a, -FLT_MAX), std::min(a.b, FLT_MAX));
-      break;
-    case FusedActivation::kHardSigmoid:
-      po->append_eltwise(1.0f, A::eltwise_linear, a.a, a.b);
-      po->append_eltwise(1.0f, A::eltwise_clip, 0.0f, 1.0f);
-      break;
-    case FusedActivation::kHardSwish: po->append_eltwise(1.0f, A::eltwise_hardswish, 0.0f, 0.0f); break;
-  }
 }
 
 // A convolution's or a deconvolution's primitive descriptor.
@@ -230,16 +210,7 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
       pds.push_back(pd);
       m.scratch = std::max(m.scratch, pd.get().scratchpad_desc().get_size());
       if (m.implementation.empty()) m.implementation = pd.get().impl_info_str();
-      // Reorder once per distinct blocked layout (with bands alike, once).
-      memory w;
-      for (size_t k = 0; k < m.weights.size(); ++k) {
-        if (m.weights[k].get_desc() == pd.get().weights_desc()) w = m.weights[k];
-      }
-      if (!w) {
-        w = memory(pd.get().weights_desc(), engine);
-        dnnl::reorder(w_user, w).execute(OnednnStream(), w_user, w);
-      }
-      m.weights.push_back(w);
+      m.weights.push_back(PackedWeights(w_user, pd.get().weights_desc(), m.weights));
     }
     for (int64_t n = 0; n < p.batch; ++n) {
       for (size_t k = 0; k < m.bands.size(); ++k) {
@@ -248,10 +219,7 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
                            memory(pd.scratchpad_desc(), engine, nullptr)});
       }
     }
-    if (bias_data != nullptr) {
-      m.bias = memory(b_md, engine);
-      std::memcpy(m.bias.get_data_handle(), bias_data, b_md.get_size());
-    }
+    if (bias_data != nullptr) m.bias = CopiedMemory(b_md, bias_data);
   } catch (const dnnl::error& e) {
     return OnednnError(e, "a convolution");
   } catch (const std::bad_alloc&) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <mutex>
-#include <cstring>
 #include <vector>
 
 #include "runtime/kernels/dispatch.h"
@@ -67,17 +66,7 @@ Status OnednnMatMul::Create(const OnednnMatMulShape& s, const OnednnMatMulQuant*
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops po;
     using A = dnnl::algorithm;
-    const FusedActivationParams& a = s.activation;
-    switch (a.kind) {
-      case FusedActivation::kNone:
-      case FusedActivation::kHardSigmoid: break;
-      case FusedActivation::kRelu: po.append_eltwise(1.0f, A::eltwise_relu, 0.0f, 0.0f); break;
-      case FusedActivation::kLeakyRelu: po.append_eltwise(1.0f, A::eltwise_relu, a.a, 0.0f); break;
-      case FusedActivation::kClip:
-        po.append_eltwise(1.0f, A::eltwise_clip, std::max(a.a, -3.4e38f), std::min(a.b, 3.4e38f));
-        break;
-      case FusedActivation::kHardSwish: po.append_eltwise(1.0f, A::eltwise_hardswish, 0.0f, 0.0f); break;
-    }
+    AppendActivation(s.activation, &po);  // never HardSigmoid: Supports() declines it
     if (q8) {
       attr.set_output_scales(1 << 1, std::vector<float>(quant->acc_scale, quant->acc_scale + s.n));
       po.append_eltwise(1.0f, A::eltwise_linear, 1.0f / quant->output_scale, 0.0f);
@@ -95,22 +84,11 @@ Status OnednnMatMul::Create(const OnednnMatMulShape& s, const OnednnMatMulQuant*
       m.primitives.emplace_back(pd);
       m.scratch = std::max(m.scratch, pd.scratchpad_desc().get_size());
       if (m.implementation.empty()) m.implementation = pd.impl_info_str();
-      memory w;
-      for (const memory& packed : m.weights) {
-        if (packed.get_desc() == pd.weights_desc()) w = packed;
-      }
-      if (!w) {
-        w = memory(pd.weights_desc(), engine);
-        dnnl::reorder(b_user, w).execute(OnednnStream(), b_user, w);
-      }
-      m.weights.push_back(w);
+      m.weights.push_back(PackedWeights(b_user, pd.weights_desc(), m.weights));
       m.io.push_back({memory(a_md, engine, nullptr), memory(y_md, engine, nullptr),
                       memory(pd.scratchpad_desc(), engine, nullptr)});
     }
-    if (bias_data != nullptr) {
-      m.bias = memory(bias_md, engine);
-      std::memcpy(m.bias.get_data_handle(), bias_data, bias_md.get_size());
-    }
+    if (bias_data != nullptr) m.bias = CopiedMemory(bias_md, bias_data);
   } catch (const dnnl::error& e) {
     return OnednnError(e, "a matmul");
   } catch (const std::bad_alloc&) {
