@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <atomic>
+#include <vector>
 
 #include "runtime/core/log.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/layout.h"
 #include "runtime/kernels/ref/quantize.h"
 #if NPURT_HAVE_ONEDNN
 #include "runtime/kernels/x86/onednn_conv.h"
+#include "runtime/kernels/x86/requantize_avx2.h"
 #include "runtime/kernels/x86/requantize_avx512.h"
 #endif
 
@@ -37,6 +40,7 @@ Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   const Tensor* b = node->input(2);
   // The weights are packed once here: they must be constants.
   if (!node->may_pack_constants || !node->inputs[1]->constant || (b != nullptr && !b->constant)) return Status::Ok();
+  if (quant != nullptr && ActiveCpuTarget() < CpuTarget::kAvx512Vnni) return PrepareFloatSums(node, p, *quant, transposed);
   if (!OnednnConv::Supports(p, quant != nullptr)) return Status::Ok();
   if (quant != nullptr && (x.dtype != DataType::kInt8 || y.dtype != DataType::kInt8)) {
     return PrepareAccumulating(node, p, *quant, transposed);
@@ -68,6 +72,7 @@ Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
 Status ConvFastPath::Eval(OpNode* node) const {
 #if NPURT_HAVE_ONEDNN
   if (accumulating_) return EvalAccumulating(node);
+  if (float_sums_) return EvalFloatSums(node);
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
   const int64_t batch = x.shape[0], in_channels = x.shape[1], out_channels = y.shape[1];
@@ -151,6 +156,95 @@ Status ConvFastPath::PrepareAccumulating(OpNode* node, const ConvParams& p, cons
   accumulating_ = true;
   conv_ = std::move(high_conv);
   low_conv_ = std::move(low_conv);
+  return Status::Ok();
+}
+
+Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const ConvQuantParams& quant,
+                                      bool transposed) {
+  ConvParams sums = p;  // the activation applies after the bias, in the requantization
+  sums.activation = FusedActivationParams();
+  if (!OnednnConv::Supports(sums, false)) return Status::Ok();
+  const Tensor& x = *node->inputs[0];
+  const Tensor& y = *node->outputs[0];
+  const Tensor& w = *node->inputs[1];
+  if (w.dtype != DataType::kInt8) return Status::Ok();
+  std::vector<float> weights(static_cast<size_t>(w.num_elements()));
+  const int8_t* codes = w.as<int8_t>();
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = codes[i];
+  std::unique_ptr<OnednnConv> conv;
+  const Status s = OnednnConv::Create(sums, nullptr, weights.data(), nullptr, ThreadPool::HardwareThreads(), &conv,
+                                      transposed);
+  if (!s.ok()) {
+    NPURT_LOG(kDebug, "%s '%s': reference kernel (%s)", node->def->name, node->name.c_str(), s.message().c_str());
+    return Status::Ok();
+  }
+  const size_t in_elements = static_cast<size_t>(x.num_elements());
+  const size_t out_elements = static_cast<size_t>(y.num_elements());
+  // NHWC: an NCHW input's relayout (int16 at most), its float codes; the float sums, an NCHW output's staging.
+  input_bytes_ = RoundUp64(in_elements * 2) + RoundUp64(in_elements * 4);
+  output_bytes_ = RoundUp64(out_elements * 4) + RoundUp64(out_elements * 2);
+  const size_t items = static_cast<size_t>(p.batch) * static_cast<size_t>(conv->slices());
+  node->scratch_bytes = input_bytes_ + output_bytes_ + items * RoundUp64(conv->scratch_bytes_per_slice());
+  node->kernel = "onednn_f32sum:" + conv->implementation();
+  node->channels_last_io = true;
+  quant_ = quant;
+  activation_ = p.activation;
+  float_sums_ = true;
+  conv_ = std::move(conv);
+  return Status::Ok();
+}
+
+Status ConvFastPath::EvalFloatSums(OpNode* node) const {
+  const Tensor& x = *node->inputs[0];
+  const Tensor& y = *node->outputs[0];
+  const Tensor* bias = node->input(2);
+  const int64_t batch = x.shape[0], in_channels = x.shape[1], out_channels = y.shape[1];
+  const int64_t in_spatial = x.num_elements() / (batch * in_channels);
+  const int64_t out_spatial = y.num_elements() / (batch * out_channels);
+  const size_t in_elements = static_cast<size_t>(x.num_elements());
+  const size_t out_elements = static_cast<size_t>(y.num_elements());
+  const size_t in_elem = x.dtype == DataType::kInt16 ? 2 : 1;
+  uint8_t* staged_input = node->scratch;
+  float* input = reinterpret_cast<float*>(node->scratch + RoundUp64(in_elements * 2));
+  float* sums = reinterpret_cast<float*>(node->scratch + input_bytes_);
+  uint8_t* staged_output = node->scratch + input_bytes_ + RoundUp64(out_elements * 4);
+  uint8_t* per_item = node->scratch + input_bytes_ + output_bytes_;
+
+  // The codes in NHWC order, then as float (x - zero point).
+  const int in_threads = ThreadsFor(*node, x.num_elements());
+  const void* codes = x.data;
+  if (!x.channels_last) {
+    ParallelFor(batch * in_spatial, in_threads, [&](int64_t begin, int64_t end) {
+      nchw_to_nhwc(x.data, staged_input, batch, in_channels, in_spatial, in_elem, WorkRange{begin, end});
+    });
+    codes = staged_input;
+  }
+  ParallelFor(static_cast<int64_t>(in_elements), in_threads, [&](int64_t begin, int64_t end) {
+    codes_to_float__avx2(codes, x.dtype, quant_.input_zero_point, input, WorkRange{begin, end});
+  });
+  NPURT_RETURN_IF_ERROR(RunBands(*conv_, batch, node->threads, input, sums, per_item));
+
+  RequantizeRowsParams rq;
+  rq.channels = out_channels;
+  rq.bias = bias != nullptr ? bias->as<int32_t>() : nullptr;
+  rq.acc_scale = quant_.acc_scale.data();
+  rq.activation = activation_;
+  rq.out_scale = quant_.output_scale;
+  rq.out_zero_point = quant_.output_zero_point;
+  rq.out_min = quant_.output_min;
+  rq.out_max = quant_.output_max;
+  rq.out_type = y.dtype;
+  const int out_threads = ThreadsFor(*node, y.num_elements() * 4);
+  void* out = y.channels_last ? y.data : staged_output;
+  ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
+    requantize_float_rows__avx2(rq, sums, out, WorkRange{begin, end});
+  });
+  if (!y.channels_last) {
+    ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
+      nhwc_to_nchw(staged_output, y.data, batch, out_channels, out_spatial, y.dtype == DataType::kInt16 ? 2 : 1,
+                   WorkRange{begin, end});
+    });
+  }
   return Status::Ok();
 }
 

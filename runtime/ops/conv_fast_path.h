@@ -37,6 +37,8 @@ class ConvFastPath {
                   uint8_t* scratch) const;
   Status PrepareAccumulating(OpNode* node, const ConvParams& p, const ConvQuantParams& quant, bool transposed);
   Status EvalAccumulating(OpNode* node) const;
+  Status PrepareFloatSums(OpNode* node, const ConvParams& p, const ConvQuantParams& quant, bool transposed);
+  Status EvalFloatSums(OpNode* node) const;
 
   std::unique_ptr<OnednnConv> conv_;
   size_t elem_ = 4;          // bytes per activation
@@ -48,6 +50,13 @@ class ConvFastPath {
   // bytes, `low_conv_` the low ones, and acc = 256 * high sum + low sum.
   bool accumulating_ = false;
   std::unique_ptr<OnednnConv> low_conv_;
+  // Float-sum mode (quantized convolutions on CPUs without VNNI, where oneDNN's int8 kernels halve the
+  // weights): the codes, as float (x - zero point) and float weights, are summed by a float32 library
+  // convolution, exactly while partial sums stay below 2^24 (int8 products are below 2^15: hundreds of taps
+  // at full scale), and npurt requantizes the sums as the reference. Past 2^24 a sum rounds to float
+  // before the reference's int32 one would; its output then differs from the reference where the
+  // requantized value sits within that rounding of a tie.
+  bool float_sums_ = false;
   ConvQuantParams quant_;
   FusedActivationParams activation_;
 };

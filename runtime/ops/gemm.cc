@@ -232,7 +232,8 @@ Status GemmPrepare(OpNode* node) {
   const Tensor* c = node->input(2);
   // The library's bias is one row, added as is: float needs alpha = beta = 1 and a C of N values
   // (int8 has alpha in acc_scale and C as the int32 bias already).
-  const bool plain_bias = c == nullptr || (p.c_row_stride == 0 && p.c_col_stride == 1);
+  // (The quantized plan checked C is N int32 values and left its strides at 0.)
+  const bool plain_bias = c == nullptr || state->quantized || (p.c_row_stride == 0 && p.c_col_stride == 1);
   if (!p.trans_a && plain_bias && (state->quantized || (p.alpha == 1.0f && (c == nullptr || p.beta == 1.0f)))) {
     GemmFastShape shape;
     shape.rows = p.m, shape.n = p.n, shape.k = p.k, shape.trans_b = p.trans_b, shape.activation = p.activation;
@@ -241,6 +242,7 @@ Status GemmPrepare(OpNode* node) {
       const GemmQuantParams& q = state->quant;
       shape.a_zero_point = q.a_zero_point, shape.acc_scale = q.acc_scale;
       shape.output_scale = q.output_scale, shape.output_zero_point = q.output_zero_point;
+      shape.output_min = q.output_min, shape.output_max = q.output_max;
     }
     if (!state->quantized || state->quant.b_zero_point == 0) NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, shape, c));
   }
@@ -427,6 +429,7 @@ Status MatMulPrepare(OpNode* node) {
       const MatMulQuantParams& q = state->quant;
       shape.a_zero_point = q.a_zero_point, shape.acc_scale = q.acc_scale;
       shape.output_scale = q.output_scale, shape.output_zero_point = q.output_zero_point;
+      shape.output_min = q.output_min, shape.output_max = q.output_max;
     }
     NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, shape, nullptr));
   }

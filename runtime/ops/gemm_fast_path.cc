@@ -1,11 +1,14 @@
 #include "runtime/ops/gemm_fast_path.h"
 
 #include <atomic>
+#include <vector>
 
 #include "runtime/core/log.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/kernels/dispatch.h"
 #if NPURT_HAVE_ONEDNN
 #include "runtime/kernels/x86/onednn_matmul.h"
+#include "runtime/kernels/x86/requantize_avx2.h"
 #endif
 
 namespace npurt {
@@ -13,6 +16,12 @@ namespace npurt {
 #if !NPURT_HAVE_ONEDNN
 class OnednnMatMul {};
 #endif
+
+namespace {
+
+size_t RoundUp64(size_t bytes) { return (bytes + 63) & ~size_t{63}; }
+
+}  // namespace
 
 GemmFastPath::GemmFastPath() = default;
 GemmFastPath::~GemmFastPath() = default;
@@ -24,9 +33,13 @@ Status GemmFastPath::Prepare(OpNode* node, const GemmFastShape& shape, const Ten
   const Tensor& a = *node->inputs[0];
   const Tensor& b = *node->inputs[1];
   const Tensor& y = *node->outputs[0];
+  if (!node->may_pack_constants || !b.constant || (bias != nullptr && !bias->constant)) return Status::Ok();
+  if (shape.quantized && (ActiveCpuTarget() < CpuTarget::kAvx512Vnni || a.dtype == DataType::kInt16 ||
+                          y.dtype == DataType::kInt16)) {
+    return PrepareFloatSums(node, shape, bias);
+  }
   const DataType type = shape.quantized ? DataType::kInt8 : DataType::kFloat32;
   if (a.dtype != type || b.dtype != type || y.dtype != type) return Status::Ok();
-  if (!node->may_pack_constants || !b.constant || (bias != nullptr && !bias->constant)) return Status::Ok();
   OnednnMatMulShape s;
   s.m = shape.rows;
   s.n = shape.n;
@@ -46,7 +59,7 @@ Status GemmFastPath::Prepare(OpNode* node, const GemmFastShape& shape, const Ten
     NPURT_LOG(kDebug, "%s '%s': reference kernel (%s)", node->def->name, node->name.c_str(), st.message().c_str());
     return Status::Ok();
   }
-  node->scratch_bytes = static_cast<size_t>(matmul->slices()) * ((matmul->scratch_bytes_per_slice() + 63) & ~size_t{63});
+  node->scratch_bytes = static_cast<size_t>(matmul->slices()) * RoundUp64(matmul->scratch_bytes_per_slice());
   node->kernel = "onednn:" + matmul->implementation();
   matmul_ = std::move(matmul);
 #else
@@ -59,21 +72,87 @@ Status GemmFastPath::Prepare(OpNode* node, const GemmFastShape& shape, const Ten
 
 Status GemmFastPath::Eval(OpNode* node) const {
 #if NPURT_HAVE_ONEDNN
-  const size_t scratch = (matmul_->scratch_bytes_per_slice() + 63) & ~size_t{63};
-  std::atomic<bool> failed{false};
-  ParallelFor(matmul_->slices(), node->threads, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      const Status s = matmul_->Run(static_cast<int>(i), node->inputs[0]->data, node->outputs[0]->data,
-                                    node->scratch + static_cast<size_t>(i) * scratch);
-      if (!s.ok()) failed.store(true, std::memory_order_relaxed);
-    }
-  });
-  if (failed.load()) return NPURT_ERROR(kFail, "the oneDNN matmul failed");
-  return Status::Ok();
+  if (float_sums_) return EvalFloatSums(node);
+  return RunSlices(node->threads, node->inputs[0]->data, node->outputs[0]->data, node->scratch);
 #else
   static_cast<void>(node);
   return NPURT_ERROR(kFail, "no optimized matmul in this build");
 #endif
 }
+
+#if NPURT_HAVE_ONEDNN
+Status GemmFastPath::RunSlices(int threads, const void* a, void* output, uint8_t* scratch) const {
+  const size_t per_slice = RoundUp64(matmul_->scratch_bytes_per_slice());
+  std::atomic<bool> failed{false};
+  ParallelFor(matmul_->slices(), threads, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const Status s = matmul_->Run(static_cast<int>(i), a, output, scratch + static_cast<size_t>(i) * per_slice);
+      if (!s.ok()) failed.store(true, std::memory_order_relaxed);
+    }
+  });
+  if (failed.load()) return NPURT_ERROR(kFail, "the oneDNN matmul failed");
+  return Status::Ok();
+}
+
+Status GemmFastPath::PrepareFloatSums(OpNode* node, const GemmFastShape& shape, const Tensor* bias) {
+  const Tensor& a = *node->inputs[0];
+  const Tensor& b = *node->inputs[1];
+  const Tensor& y = *node->outputs[0];
+  auto activation_type = [](DataType t) { return t == DataType::kInt8 || t == DataType::kInt16; };
+  if (!activation_type(a.dtype) || !activation_type(y.dtype) || b.dtype != DataType::kInt8) return Status::Ok();
+  if (bias != nullptr && bias->dtype != DataType::kInt32) return Status::Ok();
+  OnednnMatMulShape s;
+  s.m = shape.rows;
+  s.n = shape.n;
+  s.k = shape.k;
+  s.trans_b = shape.trans_b;  // the activation applies after the bias, in the requantization
+  if (!OnednnMatMul::Supports(s, false)) return Status::Ok();
+  std::vector<float> weights(static_cast<size_t>(b.num_elements()));
+  const int8_t* codes = b.as<int8_t>();
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = codes[i];
+  std::unique_ptr<OnednnMatMul> matmul;
+  const Status st = OnednnMatMul::Create(s, nullptr, weights.data(), nullptr, ThreadPool::HardwareThreads(), &matmul);
+  if (!st.ok()) {
+    NPURT_LOG(kDebug, "%s '%s': reference kernel (%s)", node->def->name, node->name.c_str(), st.message().c_str());
+    return Status::Ok();
+  }
+  a_bytes_ = RoundUp64(static_cast<size_t>(shape.rows * shape.k) * 4);
+  sums_bytes_ = RoundUp64(static_cast<size_t>(shape.rows * shape.n) * 4);
+  node->scratch_bytes =
+      a_bytes_ + sums_bytes_ + static_cast<size_t>(matmul->slices()) * RoundUp64(matmul->scratch_bytes_per_slice());
+  node->kernel = "onednn_f32sum:" + matmul->implementation();
+  shape_ = shape;
+  bias_ = bias;
+  float_sums_ = true;
+  matmul_ = std::move(matmul);
+  return Status::Ok();
+}
+
+Status GemmFastPath::EvalFloatSums(OpNode* node) const {
+  const Tensor& a = *node->inputs[0];
+  Tensor& y = *node->outputs[0];
+  float* a_float = reinterpret_cast<float*>(node->scratch);
+  float* sums = reinterpret_cast<float*>(node->scratch + a_bytes_);
+  const int64_t a_elements = shape_.rows * shape_.k;
+  ParallelFor(a_elements, ThreadsFor(*node, a_elements), [&](int64_t begin, int64_t end) {
+    codes_to_float__avx2(a.data, a.dtype, shape_.a_zero_point, a_float, WorkRange{begin, end});
+  });
+  NPURT_RETURN_IF_ERROR(RunSlices(node->threads, a_float, sums, node->scratch + a_bytes_ + sums_bytes_));
+  RequantizeRowsParams rq;
+  rq.channels = shape_.n;
+  rq.bias = bias_ != nullptr ? bias_->as<int32_t>() : nullptr;
+  rq.acc_scale = shape_.acc_scale.data();
+  rq.activation = shape_.activation;
+  rq.out_scale = shape_.output_scale;
+  rq.out_zero_point = shape_.output_zero_point;
+  rq.out_min = shape_.output_min;
+  rq.out_max = shape_.output_max;
+  rq.out_type = y.dtype;
+  ParallelFor(shape_.rows, ThreadsFor(*node, shape_.rows * shape_.n * 4), [&](int64_t begin, int64_t end) {
+    requantize_float_rows__avx2(rq, sums, y.data, WorkRange{begin, end});
+  });
+  return Status::Ok();
+}
+#endif
 
 }  // namespace npurt

@@ -21,12 +21,13 @@ struct GemmFastShape {
   int64_t rows = 1, n = 1, k = 1;
   bool trans_b = false;
   FusedActivationParams activation;
-  // int8 only (quantized true): A's zero point, N accumulator scales, the output's scale and zero point.
+  // Quantized (quantized true): A's zero point, N accumulator scales, the output's scale and zero point.
   bool quantized = false;
   int32_t a_zero_point = 0;
   std::vector<float> acc_scale;
   float output_scale = 1.0f;
   int32_t output_zero_point = 0;
+  int32_t output_min = -128, output_max = 127;
 };
 
 class GemmFastPath {
@@ -43,7 +44,19 @@ class GemmFastPath {
   Status Eval(OpNode* node) const;
 
  private:
+  Status PrepareFloatSums(OpNode* node, const GemmFastShape& shape, const Tensor* bias);
+  Status EvalFloatSums(OpNode* node) const;
+  // The library's matmuls, one per slice of rows; `output` gets their results.
+  Status RunSlices(int threads, const void* a, void* output, uint8_t* scratch) const;
+
   std::unique_ptr<OnednnMatMul> matmul_;
+  // Float-sum mode (as ConvFastPath's: CPUs without VNNI, and int16 A or Y, which oneDNN's int8 matmul
+  // does not take): A's codes as float (a - zero point) times B's as float in a float32 matmul, exact
+  // while partial sums stay below 2^24, then requantized by npurt as the reference does.
+  bool float_sums_ = false;
+  GemmFastShape shape_;
+  const Tensor* bias_ = nullptr;  // int32, N values, or nullptr
+  size_t a_bytes_ = 0, sums_bytes_ = 0;
 };
 
 }  // namespace npurt

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -80,6 +82,46 @@ TEST(ConvFastPath, Int16MixesGiveTheReferenceBits) {
     ASSERT_EQ(got, want) << c.name << " (" << kernel << ")";
   }
   EXPECT_GE(optimized, 60);
+}
+
+// Without VNNI every quantized mix sums in a float32 oneDNN convolution: the reference's bits while the
+// partial sums are exact (below 2^24: int8 inputs with fewer than 2^24 / (255 * 127) = 518 taps), within
+// one step beyond (int16 inputs at full scale), with the differing fraction reported.
+TEST(ConvFastPath, FloatSumsGiveTheReferenceBitsWhileExact) {
+  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no float oneDNN path on this CPU target";
+  const ScopedCpuTargetCap no_vnni(CpuTarget::kAvx2);
+  int optimized = 0;
+  int64_t compared = 0, differing = 0;
+  for (const ConvCase& c : ConvCases(0xf5, 120)) {
+    std::string kernel, ref_kernel;
+    std::vector<uint8_t> want;
+    {
+      const ScopedCpuTargetCap reference(CpuTarget::kRef);
+      want = RunConvOp(c, &ref_kernel);
+    }
+    const std::vector<uint8_t> got = RunConvOp(c, &kernel);
+    ASSERT_EQ(got.size(), want.size()) << c.name;
+    EXPECT_EQ(ref_kernel, "ref");
+    if (kernel == "ref") continue;
+    ++optimized;
+    EXPECT_EQ(kernel.rfind("onednn_f32sum:", 0), 0u) << c.name << ": " << kernel;
+    const int64_t taps = c.p.in_channels / c.p.groups * c.p.kernel[1] * c.p.kernel[2];
+    const bool exact = c.in_type == DataType::kInt8 && taps * 255 * 127 < (int64_t{1} << 24);
+    const size_t count = got.size() / TypeBytes(c.out_type);
+    for (size_t i = 0; i < count; ++i) {
+      const int32_t g = CodeAt(got, c.out_type, i), w = CodeAt(want, c.out_type, i);
+      ++compared;
+      differing += g != w ? 1 : 0;
+      if (exact) {
+        ASSERT_EQ(g, w) << c.name << " element " << i;
+      } else {
+        ASSERT_LE(std::abs(g - w), 1) << c.name << " element " << i << " got " << g << " want " << w;
+      }
+    }
+  }
+  std::printf("float sums: %lld of %lld outputs differ from the reference by one step\n",
+              static_cast<long long>(differing), static_cast<long long>(compared));
+  EXPECT_GE(optimized, 100);
 }
 
 }  // namespace

@@ -1,0 +1,128 @@
+#include "runtime/kernels/x86/requantize_avx2.h"
+
+#include <immintrin.h>
+
+#include "runtime/kernels/ref/quantize.h"
+
+namespace npurt {
+
+namespace {
+
+#define NPURT_AVX2 __attribute__((target("avx2")))
+
+NPURT_AVX2 inline __m256 Select(__m256 mask, __m256 if_false, __m256 if_true) {
+  return _mm256_blendv_ps(if_false, if_true, mask);
+}
+
+// ApplyFusedActivation on eight lanes, the same comparisons and operations in the same order.
+NPURT_AVX2 inline __m256 Activate(const FusedActivationParams& a, __m256 x) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  switch (a.kind) {
+    case FusedActivation::kNone: return x;
+    case FusedActivation::kRelu: return Select(_mm256_cmp_ps(x, zero, _CMP_LT_OQ), x, zero);
+    case FusedActivation::kClip: {
+      const __m256 lo = _mm256_set1_ps(a.a), hi = _mm256_set1_ps(a.b);
+      const __m256 v = Select(_mm256_cmp_ps(x, lo, _CMP_LT_OQ), x, lo);
+      return Select(_mm256_cmp_ps(v, hi, _CMP_GT_OQ), v, hi);
+    }
+    case FusedActivation::kLeakyRelu:
+      return Select(_mm256_cmp_ps(x, zero, _CMP_LT_OQ), x, _mm256_mul_ps(_mm256_set1_ps(a.a), x));
+    case FusedActivation::kHardSigmoid: {
+      const __m256 v = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(a.a), x), _mm256_set1_ps(a.b));
+      const __m256 w = Select(_mm256_cmp_ps(v, zero, _CMP_LT_OQ), v, zero);
+      return Select(_mm256_cmp_ps(w, one, _CMP_GT_OQ), w, one);
+    }
+    case FusedActivation::kHardSwish: {
+      const __m256 v = _mm256_add_ps(_mm256_div_ps(x, _mm256_set1_ps(6.0f)), _mm256_set1_ps(0.5f));
+      const __m256 w = Select(_mm256_cmp_ps(v, zero, _CMP_LT_OQ), v, zero);
+      return _mm256_mul_ps(x, Select(_mm256_cmp_ps(w, one, _CMP_GT_OQ), w, one));
+    }
+  }
+  return x;
+}
+
+// float(double(sum) + double(bias)) on eight lanes: both exact in double, one rounding to float.
+NPURT_AVX2 inline __m256 Accumulator(const float* sums, const int32_t* bias) {
+  const __m256 s = _mm256_loadu_ps(sums);
+  if (bias == nullptr) return s;
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias));
+  const __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(s)),
+                                   _mm256_cvtepi32_pd(_mm256_castsi256_si128(b)));
+  const __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(s, 1)),
+                                   _mm256_cvtepi32_pd(_mm256_extracti128_si256(b, 1)));
+  return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+}
+
+NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
+  const int64_t c = p.channels;
+  const int64_t vector_end = c - c % 8;
+  const __m256 out_scale = _mm256_set1_ps(p.out_scale);
+  const __m256 lo = _mm256_set1_ps(static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point));
+  const __m256 hi = _mm256_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point));
+  const __m256i zp = _mm256_set1_epi32(p.out_zero_point);
+  const bool out16 = p.out_type == DataType::kInt16;
+  int8_t* out8 = static_cast<int8_t*>(out);
+  int16_t* out16p = static_cast<int16_t*>(out);
+  for (int64_t row = range.Begin(INT64_MAX), end = range.End(INT64_MAX); row < end; ++row) {
+    const int64_t base = row * c;
+    for (int64_t m = 0; m < vector_end; m += 8) {
+      const __m256 acc = Accumulator(sums + base + m, p.bias != nullptr ? p.bias + m : nullptr);
+      const __m256 real = Activate(p.activation, _mm256_mul_ps(acc, _mm256_loadu_ps(p.acc_scale + m)));
+      __m256 q = _mm256_round_ps(_mm256_div_ps(real, out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0
+      q = Select(_mm256_cmp_ps(q, lo, _CMP_LT_OQ), q, lo);
+      q = Select(_mm256_cmp_ps(q, hi, _CMP_GT_OQ), q, hi);
+      const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(q), zp);
+      // Saturating packs are exact here: v is already within the output type's range.
+      const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+      if (out16) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out16p + base + m), words);
+      } else {
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(out8 + base + m), _mm_packs_epi16(words, words));
+      }
+    }
+    for (int64_t m = vector_end; m < c; ++m) {  // the tail, as the reference computes it
+      const double acc = static_cast<double>(sums[base + m]) + (p.bias != nullptr ? p.bias[m] : 0);
+      const int32_t q = Requantize(static_cast<float>(acc), p.acc_scale[m], p.activation, p.out_scale,
+                                   p.out_zero_point, p.out_min, p.out_max);
+      if (out16) {
+        out16p[base + m] = static_cast<int16_t>(q);
+      } else {
+        out8[base + m] = static_cast<int8_t>(q);
+      }
+    }
+  }
+}
+
+template <typename T>
+NPURT_AVX2 void CodesToFloat(const T* codes, int32_t zero_point, float* out, int64_t begin, int64_t end) {
+  const __m256i zp = _mm256_set1_epi32(zero_point);
+  int64_t i = begin;
+  for (; i + 8 <= end; i += 8) {
+    __m256i v;
+    if constexpr (sizeof(T) == 1) {
+      v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes + i)));
+    } else {
+      v = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + i)));
+    }
+    _mm256_storeu_ps(out + i, _mm256_cvtepi32_ps(_mm256_sub_epi32(v, zp)));
+  }
+  for (; i < end; ++i) out[i] = static_cast<float>(static_cast<int32_t>(codes[i]) - zero_point);
+}
+
+}  // namespace
+
+void requantize_float_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
+  FloatRows(p, sums, out, range);
+}
+
+void codes_to_float__avx2(const void* codes, DataType type, int32_t zero_point, float* out, WorkRange range) {
+  const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX);
+  if (type == DataType::kInt16) {
+    CodesToFloat(static_cast<const int16_t*>(codes), zero_point, out, begin, end);
+  } else {
+    CodesToFloat(static_cast<const int8_t*>(codes), zero_point, out, begin, end);
+  }
+}
+
+}  // namespace npurt

@@ -1,0 +1,26 @@
+// Requantization of float accumulator rows in AVX2, bit-exact with the
+// reference's Requantize (requantize_rows.h) where the sums are exact: the
+// quantized convolutions of CPUs without VNNI sum their integer codes in a
+// float32 library convolution (exact while partial sums stay below 2^24;
+// runtime/ops/conv_fast_path.h), and finish here with
+// acc = bias[c] + sum, added in double and rounded to float once, as the
+// reference converts its integer accumulator. Also the input side:
+// codes_to_float__avx2 turns int8 / int16 codes into the float (x - zero point)
+// those convolutions read.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/core/types.h"
+#include "runtime/kernels/ref/work_range.h"
+#include "runtime/kernels/x86/requantize_rows.h"
+
+namespace npurt {
+
+// Rows `range` of `sums` (row-major, p.channels per row) into out (int8 or int16, same layout).
+void requantize_float_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range);
+
+// Elements `range` of `codes` (int8 or int16) to float(code - zero_point).
+void codes_to_float__avx2(const void* codes, DataType type, int32_t zero_point, float* out, WorkRange range);
+
+}  // namespace npurt

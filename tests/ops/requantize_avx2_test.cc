@@ -1,0 +1,88 @@
+// AVX2 requantization of float sum rows against the reference's Requantize of
+// the same integer accumulator, bit for bit: every fused activation, int8 and
+// int16 outputs, with and without bias, channel counts around the lane width,
+// sums up to 2^24 (exact in float) and biases up to 2^30 (the sum plus bias
+// then rounds to float once, as the reference's int32 does). And the codes to
+// float conversion the float-sum convolutions read.
+#include <gtest/gtest.h>
+
+#if NPURT_HAVE_X86_KERNELS
+
+#include <random>
+#include <vector>
+
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/ref/quantize.h"
+#include "runtime/kernels/x86/requantize_avx2.h"
+
+namespace npurt {
+namespace {
+
+TEST(RequantizeFloatRowsAvx2, BitExactWithReference) {
+  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  std::mt19937 rng(0xa2f1);
+  std::uniform_int_distribution<int32_t> sum(-(1 << 24), 1 << 24), big_bias(-(1 << 30), 1 << 30), pick(0, 5);
+  std::uniform_real_distribution<float> scale(1e-7f, 1e-3f);
+  const FusedActivation kinds[] = {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kClip,
+                                   FusedActivation::kLeakyRelu, FusedActivation::kHardSigmoid, FusedActivation::kHardSwish};
+  for (int iter = 0; iter < 240; ++iter) {
+    RequantizeRowsParams p;
+    p.channels = 1 + iter % 21;
+    const int64_t rows = 1 + pick(rng);
+    std::vector<int32_t> sums(static_cast<size_t>(rows * p.channels)), bias(static_cast<size_t>(p.channels));
+    std::vector<float> float_sums(sums.size()), acc_scale(static_cast<size_t>(p.channels));
+    for (size_t i = 0; i < sums.size(); ++i) float_sums[i] = static_cast<float>(sums[i] = sum(rng));
+    for (auto& v : bias) v = iter % 5 == 0 ? big_bias(rng) : sum(rng);
+    for (auto& v : acc_scale) v = scale(rng);
+    const bool with_bias = iter % 3 != 0;
+    p.bias = with_bias ? bias.data() : nullptr;
+    p.acc_scale = acc_scale.data();
+    p.activation.kind = kinds[iter % 6];
+    p.activation.a = p.activation.kind == FusedActivation::kClip ? -0.5f : 0.2f;
+    p.activation.b = p.activation.kind == FusedActivation::kClip ? 2.0f : 0.5f;
+    p.out_type = iter % 4 < 2 ? DataType::kInt8 : DataType::kInt16;
+    const bool out16 = p.out_type == DataType::kInt16;
+    p.out_min = out16 ? -32768 : -128, p.out_max = out16 ? 32767 : 127;
+    p.out_scale = out16 ? 1e-4f : 0.02f;
+    p.out_zero_point = std::uniform_int_distribution<int32_t>(p.out_min, p.out_max)(rng);
+    std::vector<int32_t> want(sums.size()), got(sums.size());
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t m = 0; m < p.channels; ++m) {
+        const size_t at = static_cast<size_t>(r * p.channels + m);
+        const int64_t acc = (with_bias ? bias[static_cast<size_t>(m)] : 0) + static_cast<int64_t>(sums[at]);
+        want[at] = Requantize(acc, acc_scale[static_cast<size_t>(m)], p.activation, p.out_scale, p.out_zero_point,
+                              p.out_min, p.out_max);
+      }
+    }
+    std::vector<int16_t> out16_values(sums.size());
+    std::vector<int8_t> out8_values(sums.size());
+    void* out = out16 ? static_cast<void*>(out16_values.data()) : out8_values.data();
+    const int64_t cut = std::uniform_int_distribution<int64_t>(0, rows)(rng);
+    requantize_float_rows__avx2(p, float_sums.data(), out, WorkRange{0, cut});
+    requantize_float_rows__avx2(p, float_sums.data(), out, WorkRange{cut, rows});
+    for (size_t i = 0; i < got.size(); ++i) got[i] = out16 ? out16_values[i] : out8_values[i];
+    ASSERT_EQ(got, want) << "iteration " << iter << " activation " << static_cast<int>(p.activation.kind);
+  }
+}
+
+TEST(CodesToFloatAvx2, SubtractsTheZeroPointExactly) {
+  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  std::vector<int8_t> c8(37);
+  std::vector<int16_t> c16(37);
+  for (size_t i = 0; i < c8.size(); ++i) {
+    c8[i] = static_cast<int8_t>(-128 + static_cast<int>(i) * 7);
+    c16[i] = static_cast<int16_t>(-32768 + static_cast<int>(i) * 1771);
+  }
+  std::vector<float> out(37, -1.0f);
+  codes_to_float__avx2(c8.data(), DataType::kInt8, 127, out.data(), WorkRange{3, 36});
+  EXPECT_EQ(out[2], -1.0f);
+  EXPECT_EQ(out[36], -1.0f);
+  for (size_t i = 3; i < 36; ++i) EXPECT_EQ(out[i], static_cast<float>(c8[i] - 127)) << i;
+  codes_to_float__avx2(c16.data(), DataType::kInt16, -32768, out.data(), WorkRange{0, 37});
+  for (size_t i = 0; i < 37; ++i) EXPECT_EQ(out[i], static_cast<float>(c16[i] + 32768)) << i;
+}
+
+}  // namespace
+}  // namespace npurt
+
+#endif  // NPURT_HAVE_X86_KERNELS
