@@ -171,20 +171,32 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
   std::vector<float> weights(static_cast<size_t>(w.num_elements()));
   const int8_t* codes = w.as<int8_t>();
   for (size_t i = 0; i < weights.size(); ++i) weights[i] = codes[i];
+  // Bands small enough that one's float input and sums stay in the L2 cache between the conversion, the
+  // library call and the requantization (at least one band per thread).
+  const int threads = ThreadPool::HardwareThreads();
+  const int64_t float_bytes = (x.num_elements() + y.num_elements()) * 4 / p.batch;
+  const int64_t bands = std::max<int64_t>(threads, (float_bytes + kFloatSumBandBytes - 1) / kFloatSumBandBytes);
   std::unique_ptr<OnednnConv> conv;
-  const Status s = OnednnConv::Create(sums, nullptr, weights.data(), nullptr, ThreadPool::HardwareThreads(), &conv,
+  const Status s = OnednnConv::Create(sums, nullptr, weights.data(), nullptr, static_cast<int>(bands), &conv,
                                       transposed);
   if (!s.ok()) {
     NPURT_LOG(kDebug, "%s '%s': reference kernel (%s)", node->def->name, node->name.c_str(), s.message().c_str());
     return Status::Ok();
   }
-  const size_t in_elements = static_cast<size_t>(x.num_elements());
-  const size_t out_elements = static_cast<size_t>(y.num_elements());
-  // NHWC: an NCHW input's relayout (int16 at most), its float codes; the float sums, an NCHW output's staging.
-  input_bytes_ = RoundUp64(in_elements * 2) + RoundUp64(in_elements * 4);
-  output_bytes_ = RoundUp64(out_elements * 4) + RoundUp64(out_elements * 2);
-  const size_t items = static_cast<size_t>(p.batch) * static_cast<size_t>(conv->slices());
-  node->scratch_bytes = input_bytes_ + output_bytes_ + items * RoundUp64(conv->scratch_bytes_per_slice());
+  int64_t band_in = 0, band_out = 0;
+  for (int slice = 0; slice < conv->slices(); ++slice) {
+    const OnednnConv::BandSpan span = conv->band(0, slice);
+    band_in = std::max(band_in, span.input_elements);
+    band_out = std::max(band_out, span.output_elements);
+  }
+  // Whole tensors: an NCHW input's NHWC relayout and an NCHW output's NHWC staging (int16 at most);
+  // per thread: a band's float input, its sums and the library's scratch.
+  input_bytes_ = RoundUp64(static_cast<size_t>(x.num_elements()) * 2);
+  output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * 2);
+  band_input_bytes_ = RoundUp64(static_cast<size_t>(band_in) * 4);
+  band_sums_bytes_ = RoundUp64(static_cast<size_t>(band_out) * 4);
+  slot_bytes_ = band_input_bytes_ + band_sums_bytes_ + RoundUp64(conv->scratch_bytes_per_slice());
+  node->scratch_bytes = input_bytes_ + output_bytes_ + static_cast<size_t>(threads) * slot_bytes_;
   node->kernel = "onednn_f32sum:" + conv->implementation();
   node->channels_last_io = true;
   quant_ = quant;
@@ -201,28 +213,21 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
   const int64_t batch = x.shape[0], in_channels = x.shape[1], out_channels = y.shape[1];
   const int64_t in_spatial = x.num_elements() / (batch * in_channels);
   const int64_t out_spatial = y.num_elements() / (batch * out_channels);
-  const size_t in_elements = static_cast<size_t>(x.num_elements());
-  const size_t out_elements = static_cast<size_t>(y.num_elements());
   const size_t in_elem = x.dtype == DataType::kInt16 ? 2 : 1;
+  const size_t out_elem = y.dtype == DataType::kInt16 ? 2 : 1;
   uint8_t* staged_input = node->scratch;
-  float* input = reinterpret_cast<float*>(node->scratch + RoundUp64(in_elements * 2));
-  float* sums = reinterpret_cast<float*>(node->scratch + input_bytes_);
-  uint8_t* staged_output = node->scratch + input_bytes_ + RoundUp64(out_elements * 4);
-  uint8_t* per_item = node->scratch + input_bytes_ + output_bytes_;
+  uint8_t* staged_output = node->scratch + input_bytes_;
+  uint8_t* slots = node->scratch + input_bytes_ + output_bytes_;
 
-  // The codes in NHWC order, then as float (x - zero point).
-  const int in_threads = ThreadsFor(*node, x.num_elements());
-  const void* codes = x.data;
+  // An NCHW input in NHWC order first; channels-last tensors are read and written in place.
+  const uint8_t* codes = static_cast<const uint8_t*>(x.data);
   if (!x.channels_last) {
-    ParallelFor(batch * in_spatial, in_threads, [&](int64_t begin, int64_t end) {
+    ParallelFor(batch * in_spatial, ThreadsFor(*node, x.num_elements()), [&](int64_t begin, int64_t end) {
       nchw_to_nhwc(x.data, staged_input, batch, in_channels, in_spatial, in_elem, WorkRange{begin, end});
     });
     codes = staged_input;
   }
-  ParallelFor(static_cast<int64_t>(in_elements), in_threads, [&](int64_t begin, int64_t end) {
-    codes_to_float__avx2(codes, x.dtype, quant_.input_zero_point, input, WorkRange{begin, end});
-  });
-  NPURT_RETURN_IF_ERROR(RunBands(*conv_, batch, node->threads, input, sums, per_item));
+  uint8_t* out = y.channels_last ? static_cast<uint8_t*>(y.data) : staged_output;
 
   RequantizeRowsParams rq;
   rq.channels = out_channels;
@@ -234,15 +239,36 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
   rq.out_min = quant_.output_min;
   rq.out_max = quant_.output_max;
   rq.out_type = y.dtype;
-  const int out_threads = ThreadsFor(*node, y.num_elements() * 4);
-  void* out = y.channels_last ? y.data : staged_output;
-  ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
-    requantize_float_rows__avx2(rq, sums, out, WorkRange{begin, end});
+  // Each thread takes a contiguous run of bands and, per band: codes -> float (x - zero point), the library
+  // sums, requantization into the output rows.
+  const int workers = std::max(1, node->threads);
+  const int64_t items = batch * conv_->slices();
+  std::atomic<bool> failed{false};
+  ParallelFor(workers, workers, [&](int64_t first_worker, int64_t end_worker) {
+    for (int64_t worker = first_worker; worker < end_worker; ++worker) {
+      uint8_t* mine = slots + static_cast<size_t>(worker) * slot_bytes_;
+      float* band_input = reinterpret_cast<float*>(mine);
+      float* band_sums = reinterpret_cast<float*>(mine + band_input_bytes_);
+      uint8_t* library_scratch = mine + band_input_bytes_ + band_sums_bytes_;
+      for (int64_t i = worker * items / workers, end = (worker + 1) * items / workers; i < end; ++i) {
+        const int64_t n = i / conv_->slices();
+        const int slice = static_cast<int>(i % conv_->slices());
+        const OnednnConv::BandSpan span = conv_->band(n, slice);
+        codes_to_float__avx2(codes + static_cast<size_t>(span.input_offset) * in_elem, x.dtype,
+                             quant_.input_zero_point, band_input, WorkRange{0, span.input_elements});
+        if (!conv_->RunBand(n, slice, band_input, band_sums, library_scratch).ok()) {
+          failed.store(true, std::memory_order_relaxed);
+          continue;
+        }
+        requantize_float_rows__avx2(rq, band_sums, out + static_cast<size_t>(span.output_offset) * out_elem,
+                                    WorkRange{0, span.output_elements / out_channels});
+      }
+    }
   });
+  if (failed.load()) return NPURT_ERROR(kFail, "the oneDNN convolution failed");
   if (!y.channels_last) {
-    ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
-      nhwc_to_nchw(staged_output, y.data, batch, out_channels, out_spatial, y.dtype == DataType::kInt16 ? 2 : 1,
-                   WorkRange{begin, end});
+    ParallelFor(batch * out_spatial, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
+      nhwc_to_nchw(staged_output, y.data, batch, out_channels, out_spatial, out_elem, WorkRange{begin, end});
     });
   }
   return Status::Ok();

@@ -57,6 +57,9 @@ class ConvFastPath {
   // before the reference's int32 one would; its output then differs from the reference where the
   // requantized value sits within that rounding of a tie.
   bool float_sums_ = false;
+  static constexpr int64_t kFloatSumBandBytes = 256 << 10;  // a band's float input + sums, at most about
+  size_t band_input_bytes_ = 0, band_sums_bytes_ = 0;      // per thread: a band's float input, its sums
+  size_t slot_bytes_ = 0;                                  // and the library's scratch
   ConvQuantParams quant_;
   FusedActivationParams activation_;
 };

@@ -56,8 +56,9 @@ struct OnednnConv::Impl {
   int64_t in_h = 1, in_w = 1, in_c = 1, out_h = 1, out_w = 1, out_c = 1;
   size_t in_elem = 1, out_elem = 1;
   std::vector<Band> bands;
-  std::vector<dnnl::primitive> primitives;
-  std::vector<memory> weights;  // per band; bands with the same blocked layout share one
+  std::vector<size_t> geometry;           // per band: its index in primitives / weights
+  std::vector<dnnl::primitive> primitives;  // per distinct band geometry
+  std::vector<memory> weights;  // per geometry; geometries with the same blocked layout share one
   memory bias;                  // empty when the conv has none
   size_t scratch = 0;
   std::string implementation;
@@ -105,10 +106,13 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
   const int other = axis == 1 ? 2 : 1;
   Band whole;  // the other axis, whole
   if (!transposed) {
+    // Bands of one height (the last one shorter): the inner bands have one geometry and share a primitive.
     const int64_t positions = p.out[axis];
-    const int64_t count = std::max<int64_t>(1, std::min<int64_t>(max_slices, positions));
+    const int64_t wanted = std::max<int64_t>(1, std::min<int64_t>(max_slices, positions));
+    const int64_t height = (positions + wanted - 1) / wanted;
+    const int64_t count = (positions + height - 1) / height;
     for (int64_t i = 0; i < count; ++i) {
-      Band b = MakeBand(i * positions / count, (i + 1) * positions / count, p.in[axis], p.kernel[axis],
+      Band b = MakeBand(i * height, std::min((i + 1) * height, positions), p.in[axis], p.kernel[axis],
                         p.stride[axis], p.dilation[axis], p.pad_begin[axis]);
       if (b.in_count <= 0) {
         return NPURT_ERROR(kFail, "output positions %lld..%lld read only padding", static_cast<long long>(b.begin),
@@ -179,7 +183,18 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
 
     memory w_user(w_user_md, engine, const_cast<void*>(weights_data));
     std::vector<PrimitiveDesc> pds;
+    std::vector<const Band*> made;  // a band of each geometry made
     for (const Band& b : m.bands) {
+      const auto same = std::find_if(made.begin(), made.end(), [&b](const Band* o) {
+        return o->in_count == b.in_count && o->end - o->begin == b.end - b.begin && o->pad_begin == b.pad_begin &&
+               o->pad_end == b.pad_end;
+      });
+      if (same != made.end()) {
+        m.geometry.push_back(static_cast<size_t>(same - made.begin()));
+        continue;
+      }
+      m.geometry.push_back(made.size());
+      made.push_back(&b);
       const int64_t ih = axis == 1 ? b.in_count : m.in_h, iw = axis == 2 ? b.in_count : m.in_w;
       const int64_t oh = axis == 1 ? b.end - b.begin : m.out_h, ow = axis == 2 ? b.end - b.begin : m.out_w;
       memory::dims pad_l(2), pad_r(2);
@@ -214,7 +229,7 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
     }
     for (int64_t n = 0; n < p.batch; ++n) {
       for (size_t k = 0; k < m.bands.size(); ++k) {
-        const dnnl::primitive_desc_base& pd = pds[k].get();
+        const dnnl::primitive_desc_base& pd = pds[m.geometry[k]].get();
         m.items.push_back({memory(pd.src_desc(), engine, nullptr), memory(pd.dst_desc(), engine, nullptr),
                            memory(pd.scratchpad_desc(), engine, nullptr)});
       }
@@ -229,29 +244,44 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
   return Status::Ok();
 }
 
-Status OnednnConv::Run(int64_t n, int slice, const void* input, void* output, void* scratch) const {
+OnednnConv::BandSpan OnednnConv::band(int64_t n, int slice) const {
   const Impl& m = *impl_;
-  const size_t band_index = static_cast<size_t>(slice);
-  const Band& b = m.bands[band_index];
+  const Band& b = m.bands[static_cast<size_t>(slice)];
   // NHWC: a band of rows (or of the columns of a one-row tensor) is contiguous.
   const int64_t in_step = m.cut_columns ? m.in_c : m.in_w * m.in_c;
   const int64_t out_step = m.cut_columns ? m.out_c : m.out_w * m.out_c;
-  const int64_t in_offset = n * m.in_h * m.in_w * m.in_c + b.in_begin * in_step;
-  const int64_t out_offset = n * m.out_h * m.out_w * m.out_c + b.begin * out_step;
+  BandSpan span;
+  span.input_offset = n * m.in_h * m.in_w * m.in_c + b.in_begin * in_step;
+  span.input_elements = b.in_count * in_step;
+  span.output_offset = n * m.out_h * m.out_w * m.out_c + b.begin * out_step;
+  span.output_elements = (b.end - b.begin) * out_step;
+  return span;
+}
+
+Status OnednnConv::Run(int64_t n, int slice, const void* input, void* output, void* scratch) const {
+  const Impl& m = *impl_;
+  const BandSpan span = band(n, slice);
+  return RunBand(n, slice, static_cast<const uint8_t*>(input) + span.input_offset * static_cast<int64_t>(m.in_elem),
+                 static_cast<uint8_t*>(output) + span.output_offset * static_cast<int64_t>(m.out_elem), scratch);
+}
+
+Status OnednnConv::RunBand(int64_t n, int slice, const void* band_input, void* band_output, void* scratch) const {
+  const Impl& m = *impl_;
+  const size_t band_index = static_cast<size_t>(slice);
+  const size_t geometry = m.geometry[band_index];
   // The memory handles of this (image, band): only this call uses them, so
   // re-pointing them needs no lock and allocates nothing.
   const Impl::ItemMemory& io = m.items[static_cast<size_t>(n) * m.bands.size() + band_index];
-  dnnl_memory_set_data_handle(io.src.get(),
-                              const_cast<uint8_t*>(static_cast<const uint8_t*>(input)) + in_offset * m.in_elem);
-  dnnl_memory_set_data_handle(io.dst.get(), static_cast<uint8_t*>(output) + out_offset * m.out_elem);
+  dnnl_memory_set_data_handle(io.src.get(), const_cast<void*>(band_input));
+  dnnl_memory_set_data_handle(io.dst.get(), band_output);
   dnnl_memory_set_data_handle(io.scratch.get(), scratch);
   dnnl_exec_arg_t args[5] = {{DNNL_ARG_SRC, io.src.get()},
-                             {DNNL_ARG_WEIGHTS, m.weights[band_index].get()},
+                             {DNNL_ARG_WEIGHTS, m.weights[geometry].get()},
                              {DNNL_ARG_DST, io.dst.get()},
                              {DNNL_ARG_SCRATCHPAD, io.scratch.get()},
                              {DNNL_ARG_BIAS, m.bias ? m.bias.get() : nullptr}};
   OnednnSingleThread one_thread;
-  return OnednnExecute(m.primitives[band_index], args, m.bias ? 5 : 4);
+  return OnednnExecute(m.primitives[geometry], args, m.bias ? 5 : 4);
 }
 
 }  // namespace npurt

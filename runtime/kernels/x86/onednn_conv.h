@@ -3,8 +3,8 @@
 // Threads: npurt's pool, not OpenMP, owns the parallelism (one pool per process,
 // the core mask, spin-then-block; see runtime/core/thread_pool.h). Each primitive
 // is single-threaded; the output rows are cut into `slices()` bands, one
-// primitive per band, built in Create (rknn_init) with the weights reordered once
-// into the blocked layout oneDNN picks. A band reads its input rows in place:
+// primitive per band geometry (the inner bands share one), built in Create
+// (rknn_init) with the weights reordered once into the blocked layout oneDNN picks. A band reads its input rows in place:
 // in NHWC a run of rows is contiguous, so a band is a pointer offset with its own
 // top and bottom padding. Output 1 row high cuts the columns instead.
 //
@@ -57,6 +57,16 @@ class OnednnConv {
   // dense. `scratch` holds scratch_bytes_per_slice(), owned by this call alone.
   // Never throws; a failure means a broken invariant and returns kFail.
   Status Run(int64_t n, int slice, const void* input, void* output, void* scratch) const;
+  // Where band `slice` of image `n` reads and writes, in elements of the whole NHWC tensors: a
+  // contiguous run of input rows (with the rows its kernel overlaps) and of output rows.
+  struct BandSpan {
+    int64_t input_offset = 0, input_elements = 0;
+    int64_t output_offset = 0, output_elements = 0;
+  };
+  BandSpan band(int64_t n, int slice) const;
+  // Run on the band's own rows copied elsewhere: `band_input` holds band(n, slice).input_elements
+  // values, `band_output` receives output_elements (kernels that convert around the library call).
+  Status RunBand(int64_t n, int slice, const void* band_input, void* band_output, void* scratch) const;
   // oneDNN's implementation name, e.g. "brgconv:avx512_core_vnni".
   const std::string& implementation() const;
 
