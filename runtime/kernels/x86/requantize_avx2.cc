@@ -2,6 +2,8 @@
 
 #include <immintrin.h>
 
+#include <cstdlib>
+
 #include "runtime/kernels/ref/quantize.h"
 
 namespace npurt {
@@ -41,11 +43,14 @@ NPURT_AVX2 inline __m256 Activate(const FusedActivationParams& a, __m256 x) {
   return x;
 }
 
-// float(double(sum) + double(bias)) on eight lanes: both exact in double, one rounding to float.
-NPURT_AVX2 inline __m256 Accumulator(const float* sums, const int32_t* bias) {
+// float(sum + bias) on eight lanes, rounded once as the reference's float(int32 acc): a float addition rounds
+// the exact sum correctly, so adding in float is exact where the bias is a float (|bias| <= 2^24, checked
+// by the caller: `exact_bias`); otherwise the addition runs in double (exact) and rounds to float once.
+NPURT_AVX2 inline __m256 Accumulator(const float* sums, const int32_t* bias, bool exact_bias) {
   const __m256 s = _mm256_loadu_ps(sums);
   if (bias == nullptr) return s;
   const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias));
+  if (exact_bias) return _mm256_add_ps(s, _mm256_cvtepi32_ps(b));
   const __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(s)),
                                    _mm256_cvtepi32_pd(_mm256_castsi256_si128(b)));
   const __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(s, 1)),
@@ -61,12 +66,14 @@ NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void
   const __m256 hi = _mm256_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point));
   const __m256i zp = _mm256_set1_epi32(p.out_zero_point);
   const bool out16 = p.out_type == DataType::kInt16;
+  bool exact_bias = true;
+  for (int64_t m = 0; p.bias != nullptr && m < c; ++m) exact_bias = exact_bias && std::llabs(p.bias[m]) <= (1 << 24);
   int8_t* out8 = static_cast<int8_t*>(out);
   int16_t* out16p = static_cast<int16_t*>(out);
   for (int64_t row = range.Begin(INT64_MAX), end = range.End(INT64_MAX); row < end; ++row) {
     const int64_t base = row * c;
     for (int64_t m = 0; m < vector_end; m += 8) {
-      const __m256 acc = Accumulator(sums + base + m, p.bias != nullptr ? p.bias + m : nullptr);
+      const __m256 acc = Accumulator(sums + base + m, p.bias != nullptr ? p.bias + m : nullptr, exact_bias);
       const __m256 real = Activate(p.activation, _mm256_mul_ps(acc, _mm256_loadu_ps(p.acc_scale + m)));
       __m256 q = _mm256_round_ps(_mm256_div_ps(real, out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
       q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0

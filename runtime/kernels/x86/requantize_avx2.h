@@ -3,8 +3,8 @@
 // quantized convolutions of CPUs without VNNI sum their integer codes in a
 // float32 library convolution (exact while partial sums stay below 2^24;
 // runtime/ops/conv_fast_path.h), and finish here with
-// acc = bias[c] + sum, added in double and rounded to float once, as the
-// reference converts its integer accumulator. Also the input side:
+// acc = bias[c] + sum rounded to float once, as the reference converts its
+// integer accumulator (in float where the biases are floats, else in double). Also the input side:
 // codes_to_float__avx2 turns int8 / int16 codes into the float (x - zero point)
 // those convolutions read.
 #pragma once
