@@ -18,6 +18,7 @@
 #include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/binary.h"
 #if NPURT_HAVE_X86_KERNELS
+#include "runtime/kernels/x86/binary_avx2.h"
 #include "runtime/kernels/x86/binary_avx512.h"
 #endif
 #include "runtime/ops/activation_quant.h"
@@ -37,6 +38,9 @@ struct BinaryState : OpState {
   bool s8_avx512 = false;   // one int8 (or, with s16, int16) step that s8_binary__avx512 takes
   bool s16 = false;
   bool f32_avx512 = false;  // one float step that f32_binary__avx512 takes
+  // Without AVX-512 (or for an int8 / int16 mix): one step that the AVX2 kernels take.
+  bool quantized_avx2 = false;
+  bool f32_avx2 = false;
 };
 
 const char* OpName(BinaryOp op) {
@@ -228,6 +232,10 @@ Status BinaryPrepare(OpNode* node) {
                       node->inputs[0]->dtype == DataType::kFloat32 && node->inputs[1]->dtype == DataType::kFloat32 &&
                       node->outputs[0]->dtype == DataType::kFloat32 && f32_binary__avx512_supports(state->steps[0]);
   if (state->f32_avx512) node->kernel = "f32_binary__avx512";
+  state->f32_avx2 = !state->f32_avx512 && ActiveCpuTarget() >= CpuTarget::kAvx2 && n == 2 &&
+                    node->inputs[0]->dtype == DataType::kFloat32 && node->inputs[1]->dtype == DataType::kFloat32 &&
+                    node->outputs[0]->dtype == DataType::kFloat32 && f32_binary__avx2_supports(state->steps[0]);
+  if (state->f32_avx2) node->kernel = "f32_binary__avx2";
 #endif
   if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
     NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, relu, state.get()));
@@ -238,6 +246,14 @@ Status BinaryPrepare(OpNode* node) {
                        s8_binary__avx512_supports(state->s8_steps[0]);
     state->s16 = t == DataType::kInt16;
     if (state->s8_avx512) node->kernel = state->s16 ? "s16_binary__avx512" : "s8_binary__avx512";
+    const auto quantized = [](const Tensor* x) {
+      return x->dtype == DataType::kInt8 || x->dtype == DataType::kInt16;
+    };
+    state->quantized_avx2 = !state->s8_avx512 && ActiveCpuTarget() >= CpuTarget::kAvx2 && n == 2 &&
+                            state->s8_steps.size() == 1 && quantized(node->inputs[0]) &&
+                            quantized(node->inputs[1]) && quantized(node->outputs[0]) &&
+                            quantized_binary__avx2_supports(state->s8_steps[0]);
+    if (state->quantized_avx2) node->kernel = "quantized_binary__avx2";
 #endif
   }
   node->state = std::move(state);
@@ -264,6 +280,15 @@ Status BinaryEval(OpNode* node) {
       });
       return Status::Ok();
     }
+    if (state->quantized_avx2) {
+      const Tensor* a = node->inputs[0];
+      const Tensor* b = node->inputs[1];
+      ParallelFor(out->num_elements(), ThreadsFor(*node, out->num_elements() * 8), [&](int64_t begin, int64_t end) {
+        quantized_binary__avx2(state->s8_steps[0], a->dtype, a->data, b->dtype, b->data, out->dtype, out->data,
+                               WorkRange{begin, end});
+      });
+      return Status::Ok();
+    }
 #endif
     for (size_t k = 0; k < steps.size(); ++k) {
       const Tensor* a = k == 0 ? node->inputs[0] : out;
@@ -277,6 +302,13 @@ Status BinaryEval(OpNode* node) {
     ParallelFor(out->num_elements(), ThreadsFor(*node, out->num_elements() * 2), [&](int64_t begin, int64_t end) {
       f32_binary__avx512(steps[0], node->inputs[0]->as<float>(), node->inputs[1]->as<float>(), out->as<float>(),
                          WorkRange{begin, end});
+    });
+    return Status::Ok();
+  }
+  if (state->f32_avx2) {
+    ParallelFor(out->num_elements(), ThreadsFor(*node, out->num_elements() * 2), [&](int64_t begin, int64_t end) {
+      f32_binary__avx2(steps[0], node->inputs[0]->as<float>(), node->inputs[1]->as<float>(), out->as<float>(),
+                       WorkRange{begin, end});
     });
     return Status::Ok();
   }

@@ -196,7 +196,8 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
   band_input_bytes_ = RoundUp64(static_cast<size_t>(band_in) * 4);
   band_sums_bytes_ = RoundUp64(static_cast<size_t>(band_out) * 4);
   slot_bytes_ = band_input_bytes_ + band_sums_bytes_ + RoundUp64(conv->scratch_bytes_per_slice());
-  node->scratch_bytes = input_bytes_ + output_bytes_ + static_cast<size_t>(threads) * slot_bytes_;
+  slots_ = threads;
+  node->scratch_bytes = input_bytes_ + output_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
   node->kernel = "onednn_f32sum:" + conv->implementation();
   node->channels_last_io = true;
   quant_ = quant;
@@ -241,7 +242,7 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
   rq.out_type = y.dtype;
   // Each thread takes a contiguous run of bands and, per band: codes -> float (x - zero point), the library
   // sums, requantization into the output rows.
-  const int workers = std::max(1, node->threads);
+  const int workers = std::clamp(node->threads, 1, slots_);  // a test may ask for more threads than there are
   const int64_t items = batch * conv_->slices();
   std::atomic<bool> failed{false};
   ParallelFor(workers, workers, [&](int64_t first_worker, int64_t end_worker) {

@@ -60,6 +60,7 @@ class ConvFastPath {
   static constexpr int64_t kFloatSumBandBytes = 256 << 10;  // a band's float input + sums, at most about
   size_t band_input_bytes_ = 0, band_sums_bytes_ = 0;      // per thread: a band's float input, its sums
   size_t slot_bytes_ = 0;                                  // and the library's scratch
+  int slots_ = 1;                                          // threads with a slot of scratch
   ConvQuantParams quant_;
   FusedActivationParams activation_;
 };

@@ -5,6 +5,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "runtime/kernels/x86/binary_segments.h"
+
+// GCC 12 warns inside its own AVX-512 headers (the undefined-vector idiom of the widening intrinsics).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
 namespace npurt {
 
 namespace {
@@ -53,33 +58,6 @@ NPURT_AVX512BW void Row(const Lanes& l, const T* a, bool a_step, const T* b, boo
     const __m512i qb = b_step ? Load(b + i, m) : b_one;
     Store(out + i, m, Combine<kOp, kRelu>(l, qa, qb));
   }
-}
-
-// Walks the output elements of `range` as row segments of a plan of at most two merged dims,
-// calling row(a_offset, a_step, b_offset, b_step, out_offset, count).
-template <typename RowFn>
-void ForEachSegment(const BroadcastPlan& plan, WorkRange range, RowFn&& row) {
-  const int last = plan.rank - 1;
-  const int64_t length = plan.dims[last];
-  const int64_t rows = plan.rank == 2 ? plan.dims[0] : 1;
-  const int64_t a_row = plan.rank == 2 ? plan.strides[0][0] : 0, b_row = plan.rank == 2 ? plan.strides[1][0] : 0;
-  const bool a_step = plan.strides[0][last] != 0, b_step = plan.strides[1][last] != 0;
-  const int64_t end = range.End(rows * length);
-  for (int64_t e = range.Begin(rows * length); e < end;) {
-    const int64_t r = e / length, i = e % length;
-    const int64_t n = std::min(length - i, end - e);
-    row(r * a_row + (a_step ? i : 0), a_step, r * b_row + (b_step ? i : 0), b_step, e, n);
-    e += n;
-  }
-}
-
-bool PlanSupported(const BroadcastPlan& plan) {
-  if (plan.rank > 2) return false;
-  const int last = plan.rank - 1;
-  for (int k = 0; k < 2; ++k) {
-    if (plan.strides[k][last] != 0 && plan.strides[k][last] != 1) return false;
-  }
-  return true;
 }
 
 template <BinaryOp kOp, bool kRelu>
@@ -162,11 +140,11 @@ void Dispatch(const S8BinaryParams& p, const T* a, const T* b, T* out, WorkRange
 bool s8_binary__avx512_supports(const S8BinaryParams& p) {
   if (p.op != BinaryOp::kAdd && p.op != BinaryOp::kSub && p.op != BinaryOp::kMul) return false;
   if (p.activation.kind != FusedActivation::kNone && p.activation.kind != FusedActivation::kRelu) return false;
-  return PlanSupported(p.plan);
+  return SegmentPlanSupported(p.plan);
 }
 
 bool f32_binary__avx512_supports(const BinaryParams& p) {
-  return (p.op == BinaryOp::kAdd || p.op == BinaryOp::kSub || p.op == BinaryOp::kMul) && PlanSupported(p.plan);
+  return (p.op == BinaryOp::kAdd || p.op == BinaryOp::kSub || p.op == BinaryOp::kMul) && SegmentPlanSupported(p.plan);
 }
 
 void f32_binary__avx512(const BinaryParams& p, const float* a, const float* b, float* out, WorkRange range) {
