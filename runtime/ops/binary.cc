@@ -251,7 +251,8 @@ Status BinaryPrepare(OpNode* node) {
     };
     state->quantized_avx2 = !state->s8_avx512 && ActiveCpuTarget() >= CpuTarget::kAvx2 && n == 2 &&
                             state->s8_steps.size() == 1 && quantized(node->inputs[0]) &&
-                            quantized(node->inputs[1]) && quantized(node->outputs[0]) &&
+                            (quantized(node->inputs[1]) || node->inputs[1]->dtype == DataType::kFloat32) &&
+                            quantized(node->outputs[0]) &&
                             quantized_binary__avx2_supports(state->s8_steps[0]);
     if (state->quantized_avx2) node->kernel = "quantized_binary__avx2";
 #endif

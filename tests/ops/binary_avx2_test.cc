@@ -1,5 +1,5 @@
 // The AVX2 Add / Sub / Mul against the reference, bit for bit: float32, and
-// every int8 / int16 mix of operands and output, on random shapes with tails
+// every int8 / int16 mix of operands and output (b also float32), on random shapes with tails
 // (lengths around 8), same-shape, scalar and per-channel operands, zero points
 // at the ends of the range, with and without Relu, split into two ranges.
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/kernels/dispatch.h"
@@ -21,7 +22,7 @@ namespace {
 
 template <typename T>
 constexpr DataType TypeOf() {
-  return sizeof(T) == 1 ? DataType::kInt8 : DataType::kInt16;
+  return std::is_same_v<T, float> ? DataType::kFloat32 : sizeof(T) == 1 ? DataType::kInt8 : DataType::kInt16;
 }
 
 template <typename A, typename B, typename Out>
@@ -31,8 +32,14 @@ void ExpectQuantizedBitExact(uint32_t seed) {
   std::uniform_real_distribution<float> scale(0.001f, 0.2f);
   auto codes = [&](auto* v) {
     using T = typename std::remove_pointer_t<decltype(v)>::value_type;
-    std::uniform_int_distribution<int> code(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
-    for (auto& x : *v) x = static_cast<T>(code(rng));
+    if constexpr (std::is_same_v<T, float>) {  // a float constant b: values, and now and then NaN or infinity
+      std::uniform_real_distribution<float> value(-3.0f, 3.0f);
+      const float odd[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+      for (auto& x : *v) x = pick(rng) == 0 && pick(rng) == 0 ? odd[pick(rng) % 2] : value(rng);
+    } else {
+      std::uniform_int_distribution<int> code(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
+      for (auto& x : *v) x = static_cast<T>(code(rng));
+    }
   };
   auto zero_point = [&](DataType t) {
     const int lo = t == DataType::kInt16 ? -32768 : -128, hi = t == DataType::kInt16 ? 32767 : 127;
@@ -86,6 +93,9 @@ TEST(QuantizedBinaryAvx2, BitExactWithReferenceForEveryTypeMix) {
   ExpectQuantizedBitExact<int8_t, int16_t, int16_t>(0xa204);
   ExpectQuantizedBitExact<int16_t, int8_t, int8_t>(0xa205);
   ExpectQuantizedBitExact<int8_t, int8_t, int16_t>(0xa206);
+  ExpectQuantizedBitExact<int16_t, float, int16_t>(0xa207);  // the hybrid scheme's float constants
+  ExpectQuantizedBitExact<int16_t, float, int8_t>(0xa208);
+  ExpectQuantizedBitExact<int8_t, float, int8_t>(0xa209);
 }
 
 TEST(F32BinaryAvx2, BitExactWithReferenceNanAndInfinityIncluded) {

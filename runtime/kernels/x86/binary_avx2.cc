@@ -56,10 +56,24 @@ NPURT_AVX2 inline __m256 Combine(__m256 x, __m256 y) {
   return kOp == BinaryOp::kAdd ? _mm256_add_ps(x, y) : kOp == BinaryOp::kSub ? _mm256_sub_ps(x, y) : _mm256_mul_ps(x, y);
 }
 
+// n (at most 8) operand values as real numbers: int8 / int16 codes dequantized, float32 as is (b only:
+// PRelu's slope, the float constants the hybrid scheme keeps).
+template <typename T>
+NPURT_AVX2 inline __m256 Real(const T* p, int64_t n, __m256i zp, __m256 scale) {
+  return Dequantize(Load(p, n), zp, scale);
+}
+template <>
+NPURT_AVX2 inline __m256 Real<float>(const float* p, int64_t n, __m256i, __m256) {
+  if (n >= 8) return _mm256_loadu_ps(p);
+  alignas(32) float part[8] = {};
+  std::memcpy(part, p, static_cast<size_t>(n) * sizeof(float));
+  return _mm256_load_ps(part);
+}
+
 template <BinaryOp kOp, bool kRelu>
-NPURT_AVX2 inline __m256i Quantized(const Lanes& l, __m256i qa, __m256i qb) {
-  __m256 r = Combine<kOp>(Dequantize(qa, l.a_zp, l.a_scale), Dequantize(qb, l.b_zp, l.b_scale));
-  if (kRelu) r = _mm256_max_ps(r, _mm256_setzero_ps());  // r < 0 ? 0 : r (r is never NaN: finite operands)
+NPURT_AVX2 inline __m256i Quantized(const Lanes& l, __m256 x, __m256 y) {
+  __m256 r = Combine<kOp>(x, y);
+  if (kRelu) r = _mm256_max_ps(r, _mm256_setzero_ps());  // r < 0 ? 0 : r (NaN: quantized as 0 either way)
   __m256 q = _mm256_round_ps(_mm256_div_ps(r, l.out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0
   q = _mm256_min_ps(_mm256_max_ps(q, l.lo), l.hi);
@@ -69,12 +83,14 @@ NPURT_AVX2 inline __m256i Quantized(const Lanes& l, __m256i qa, __m256i qb) {
 // One row segment of n elements; a and b step 0 (broadcast) or 1.
 template <BinaryOp kOp, bool kRelu, typename A, typename B, typename Out>
 NPURT_AVX2 void QuantizedRow(const Lanes& l, const A* a, bool a_step, const B* b, bool b_step, Out* out, int64_t n) {
-  const __m256i a_one = _mm256_set1_epi32(*a), b_one = _mm256_set1_epi32(*b);
+  const __m256 a_one = Real(a, 1, l.a_zp, l.a_scale), b_one = Real(b, 1, l.b_zp, l.b_scale);
+  const __m256 x_one = _mm256_permutevar8x32_ps(a_one, _mm256_setzero_si256());  // lane 0 everywhere
+  const __m256 y_one = _mm256_permutevar8x32_ps(b_one, _mm256_setzero_si256());
   for (int64_t i = 0; i < n; i += 8) {
     const int64_t count = n - i;
-    const __m256i qa = a_step ? Load(a + i, count) : a_one;
-    const __m256i qb = b_step ? Load(b + i, count) : b_one;
-    Store(out + i, count, Quantized<kOp, kRelu>(l, qa, qb));
+    const __m256 x = a_step ? Real(a + i, count, l.a_zp, l.a_scale) : x_one;
+    const __m256 y = b_step ? Real(b + i, count, l.b_zp, l.b_scale) : y_one;
+    Store(out + i, count, Quantized<kOp, kRelu>(l, x, y));
   }
 }
 
@@ -131,7 +147,9 @@ void QuantizedOut(const S8BinaryParams& p, const void* a, const void* b, DataTyp
 template <typename A>
 void QuantizedB(const S8BinaryParams& p, const void* a, DataType b_type, const void* b, DataType out_type, void* out,
                 WorkRange range) {
-  if (b_type == DataType::kInt16) {
+  if (b_type == DataType::kFloat32) {
+    QuantizedOut<A, float>(p, a, b, out_type, out, range);
+  } else if (b_type == DataType::kInt16) {
     QuantizedOut<A, int16_t>(p, a, b, out_type, out, range);
   } else {
     QuantizedOut<A, int8_t>(p, a, b, out_type, out, range);
