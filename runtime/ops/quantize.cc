@@ -2,15 +2,41 @@
 // uint8 (and int16/uint16, int32 for dequantization) with a per-tensor scale
 // and zero point, or one per index along `axis` (opset 13). The arithmetic is
 // runtime/kernels/ref/quantize.h.
+#include "runtime/core/thread_pool.h"
+#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/quantize.h"
 #include "runtime/ops/op.h"
+#if NPURT_HAVE_X86_KERNELS
+#include "runtime/kernels/x86/requantize_avx2.h"
+#endif
 
 namespace npurt {
 namespace {
 
 struct QuantizeState : OpState {
   QuantizeParams params;
+  bool per_tensor_avx2 = false;  // int8 / int16 with one scale: quantize_per_tensor__avx2 and its inverse
 };
+
+// The per-tensor int8 / int16 conversions: element-wise in any layout, and vectorized where AVX2 is.
+void ChoosePerTensorKernel(OpNode* node, DataType quantized_type, QuantizeState* state, const char* kernel) {
+  if (state->params.axis_size != 1 || (quantized_type != DataType::kInt8 && quantized_type != DataType::kInt16)) {
+    return;
+  }
+  node->layout_agnostic = true;
+#if NPURT_HAVE_X86_KERNELS
+  state->per_tensor_avx2 = ActiveCpuTarget() >= CpuTarget::kAvx2;
+  if (state->per_tensor_avx2) node->kernel = kernel;
+#else
+  static_cast<void>(kernel);
+#endif
+}
+
+// The zero point of a per-tensor conversion (int8 or int16 storage; 0 when absent).
+int32_t ZeroPointOf(const Tensor* zp) {
+  if (zp == nullptr) return 0;
+  return zp->dtype == DataType::kInt16 ? zp->as<int16_t>()[0] : zp->as<int8_t>()[0];
+}
 
 bool PerTensor(const Tensor& scale) { return scale.num_elements() == 1 && scale.rank() <= 1; }
 
@@ -69,12 +95,25 @@ Status QuantizePrepare(OpNode* node) {
   NPURT_RETURN_IF_ERROR(DescribeQuantization("QuantizeLinear", node->attrs, *node->inputs[0], node->inputs[1],
                                              node->input(2), &state->params));
   state->params.type = node->outputs[0]->dtype;
+  ChoosePerTensorKernel(node, state->params.type, state.get(), "quantize_per_tensor__avx2");
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status QuantizeEval(OpNode* node) {
   const Tensor* zp = node->input(2);
+#if NPURT_HAVE_X86_KERNELS
+  if (node->state_as<QuantizeState>()->per_tensor_avx2) {
+    const Tensor& x = *node->inputs[0];
+    Tensor& y = *node->outputs[0];
+    const float scale = node->inputs[1]->as<float>()[0];
+    const int32_t zero_point = ZeroPointOf(zp);
+    ParallelFor(x.num_elements(), ThreadsFor(*node, x.num_elements() * 4), [&](int64_t begin, int64_t end) {
+      quantize_per_tensor__avx2(x.as<float>(), scale, zero_point, y.dtype, y.data, WorkRange{begin, end});
+    });
+    return Status::Ok();
+  }
+#endif
   quantize__ref(node->state_as<QuantizeState>()->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
                 zp != nullptr ? zp->data : nullptr, node->outputs[0]->data);
   return Status::Ok();
@@ -107,12 +146,25 @@ Status DequantizePrepare(OpNode* node) {
   NPURT_RETURN_IF_ERROR(DescribeQuantization("DequantizeLinear", node->attrs, *node->inputs[0], node->inputs[1],
                                              node->input(2), &state->params));
   state->params.type = node->inputs[0]->dtype;
+  ChoosePerTensorKernel(node, state->params.type, state.get(), "dequantize_per_tensor__avx2");
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status DequantizeEval(OpNode* node) {
   const Tensor* zp = node->input(2);
+#if NPURT_HAVE_X86_KERNELS
+  if (node->state_as<QuantizeState>()->per_tensor_avx2) {
+    const Tensor& x = *node->inputs[0];
+    Tensor& y = *node->outputs[0];
+    const float scale = node->inputs[1]->as<float>()[0];
+    const int32_t zero_point = ZeroPointOf(zp);
+    ParallelFor(x.num_elements(), ThreadsFor(*node, x.num_elements() * 2), [&](int64_t begin, int64_t end) {
+      dequantize_per_tensor__avx2(x.data, x.dtype, scale, zero_point, y.as<float>(), WorkRange{begin, end});
+    });
+    return Status::Ok();
+  }
+#endif
   dequantize__ref(node->state_as<QuantizeState>()->params, node->inputs[0]->data, node->inputs[1]->as<float>(),
                   zp != nullptr ? zp->data : nullptr, node->outputs[0]->as<float>());
   return Status::Ok();

@@ -3,11 +3,14 @@
 // int16 outputs, with and without bias, channel counts around the lane width,
 // sums up to 2^24 (exact in float) and biases up to 2^30 (the sum plus bias
 // then rounds to float once, as the reference's int32 does). And the codes to
-// float conversion the float-sum convolutions read.
+// float conversion the float-sum convolutions read, and per-tensor
+// QuantizeLinear / DequantizeLinear.
 #include <gtest/gtest.h>
 
 #if NPURT_HAVE_X86_KERNELS
 
+#include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -80,6 +83,41 @@ TEST(CodesToFloatAvx2, SubtractsTheZeroPointExactly) {
   for (size_t i = 3; i < 36; ++i) EXPECT_EQ(out[i], static_cast<float>(c8[i] - 127)) << i;
   codes_to_float__avx2(c16.data(), DataType::kInt16, -32768, out.data(), WorkRange{0, 37});
   for (size_t i = 0; i < 37; ++i) EXPECT_EQ(out[i], static_cast<float>(c16[i] + 32768)) << i;
+}
+
+TEST(QuantizePerTensorAvx2, BitExactWithReferenceBothWays) {
+  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  std::mt19937 rng(0x9e7);
+  std::uniform_real_distribution<float> value(-300.0f, 300.0f);
+  std::uniform_int_distribution<int> pick(0, 29);
+  for (int iter = 0; iter < 60; ++iter) {
+    const DataType type = iter % 2 ? DataType::kInt16 : DataType::kInt8;
+    const bool wide = type == DataType::kInt16;
+    const int64_t n = 1 + iter * 7;
+    const float scale = wide ? 0.01f + 0.001f * static_cast<float>(iter) : 0.5f + 0.1f * static_cast<float>(iter);
+    const int32_t zero_point = wide ? (iter % 3 - 1) * 32767 : (iter % 3 - 1) * 127;
+    std::vector<float> x(static_cast<size_t>(n));
+    for (float& v : x) {
+      const int k = pick(rng);
+      v = k == 0 ? std::numeric_limits<float>::quiet_NaN() : k == 1 ? -std::numeric_limits<float>::infinity()
+                                                         : k == 2 ? 0.5f * scale : value(rng);
+    }
+    QuantizeParams p{type, 1, 1, n};
+    std::vector<uint8_t> want(static_cast<size_t>(n) * 2), got(want.size(), 0x5a);
+    const int16_t zp16 = static_cast<int16_t>(zero_point);
+    const int8_t zp8 = static_cast<int8_t>(zero_point);
+    const void* zp = wide ? static_cast<const void*>(&zp16) : &zp8;
+    quantize__ref(p, x.data(), &scale, zp, want.data());
+    const int64_t cut = n / 3;
+    quantize_per_tensor__avx2(x.data(), scale, zero_point, type, got.data(), WorkRange{0, cut});
+    quantize_per_tensor__avx2(x.data(), scale, zero_point, type, got.data(), WorkRange{cut, n});
+    ASSERT_EQ(0, std::memcmp(got.data(), want.data(), static_cast<size_t>(n) * (wide ? 2 : 1))) << "iteration " << iter;
+    std::vector<float> back_want(static_cast<size_t>(n)), back_got(static_cast<size_t>(n), -1.0f);
+    dequantize__ref(p, want.data(), &scale, zp, back_want.data());
+    dequantize_per_tensor__avx2(want.data(), type, scale, zero_point, back_got.data(), WorkRange{0, cut});
+    dequantize_per_tensor__avx2(want.data(), type, scale, zero_point, back_got.data(), WorkRange{cut, n});
+    ASSERT_EQ(0, std::memcmp(back_got.data(), back_want.data(), static_cast<size_t>(n) * 4)) << "iteration " << iter;
+  }
 }
 
 }  // namespace

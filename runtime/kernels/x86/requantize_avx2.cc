@@ -117,7 +117,61 @@ NPURT_AVX2 void CodesToFloat(const T* codes, int32_t zero_point, float* out, int
   for (; i < end; ++i) out[i] = static_cast<float>(static_cast<int32_t>(codes[i]) - zero_point);
 }
 
+template <typename T>
+NPURT_AVX2 void QuantizePerTensor(const float* x, float scale, int32_t zero_point, T* y, int64_t begin, int64_t end) {
+  constexpr int32_t kMin = sizeof(T) == 1 ? -128 : -32768, kMax = sizeof(T) == 1 ? 127 : 32767;
+  const __m256 s = _mm256_set1_ps(scale);
+  const __m256 lo = _mm256_set1_ps(static_cast<float>(kMin) - static_cast<float>(zero_point));
+  const __m256 hi = _mm256_set1_ps(static_cast<float>(kMax) - static_cast<float>(zero_point));
+  const __m256i zp = _mm256_set1_epi32(zero_point);
+  int64_t i = begin;
+  for (; i + 8 <= end; i += 8) {
+    __m256 q = _mm256_round_ps(_mm256_div_ps(_mm256_loadu_ps(x + i), s), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0
+    q = Select(_mm256_cmp_ps(q, lo, _CMP_LT_OQ), q, lo);
+    q = Select(_mm256_cmp_ps(q, hi, _CMP_GT_OQ), q, hi);
+    const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(q), zp);
+    const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    if constexpr (sizeof(T) == 2) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), words);
+    } else {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), _mm_packs_epi16(words, words));
+    }
+  }
+  for (; i < end; ++i) y[i] = static_cast<T>(QuantizeValue(x[i], scale, zero_point, kMin, kMax));
+}
+
+template <typename T>
+NPURT_AVX2 void DequantizePerTensor(const T* x, float scale, int32_t zero_point, float* y, int64_t begin,
+                                    int64_t end) {
+  CodesToFloat(x, zero_point, y, begin, end);
+  const __m256 s = _mm256_set1_ps(scale);
+  int64_t i = begin;
+  for (; i + 8 <= end; i += 8) _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(y + i), s));
+  for (; i < end; ++i) y[i] *= scale;
+}
+
 }  // namespace
+
+void quantize_per_tensor__avx2(const float* x, float scale, int32_t zero_point, DataType type, void* y,
+                               WorkRange range) {
+  const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX);
+  if (type == DataType::kInt16) {
+    QuantizePerTensor(x, scale, zero_point, static_cast<int16_t*>(y), begin, end);
+  } else {
+    QuantizePerTensor(x, scale, zero_point, static_cast<int8_t*>(y), begin, end);
+  }
+}
+
+void dequantize_per_tensor__avx2(const void* x, DataType type, float scale, int32_t zero_point, float* y,
+                                 WorkRange range) {
+  const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX);
+  if (type == DataType::kInt16) {
+    DequantizePerTensor(static_cast<const int16_t*>(x), scale, zero_point, y, begin, end);
+  } else {
+    DequantizePerTensor(static_cast<const int8_t*>(x), scale, zero_point, y, begin, end);
+  }
+}
 
 void requantize_float_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
   FloatRows(p, sums, out, range);

@@ -23,4 +23,12 @@ void requantize_float_rows__avx2(const RequantizeRowsParams& p, const float* sum
 // Elements `range` of `codes` (int8 or int16) to float(code - zero_point).
 void codes_to_float__avx2(const void* codes, DataType type, int32_t zero_point, float* out, WorkRange range);
 
+// Per-tensor QuantizeLinear and DequantizeLinear (int8 or int16), bit-exact with quantize__ref and
+// dequantize__ref: y = saturate(round_half_even(x / scale) + zero_point) (NaN as 0), and
+// y = float(x - zero_point) * scale. The hybrid scheme's int16 -> int8 boundaries run one of each.
+void quantize_per_tensor__avx2(const float* x, float scale, int32_t zero_point, DataType type, void* y,
+                               WorkRange range);
+void dequantize_per_tensor__avx2(const void* x, DataType type, float scale, int32_t zero_point, float* y,
+                                 WorkRange range);
+
 }  // namespace npurt
