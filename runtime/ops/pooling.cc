@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "runtime/core/thread_pool.h"
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/portable/max_pool_nhwc.h"
+#include "runtime/kernels/ref/layout.h"
 #include "runtime/kernels/ref/pooling.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
@@ -23,6 +26,11 @@ namespace {
 struct PoolState : OpState {
   PoolParams params;
   S8PoolParams s8;  // INT8 only
+  // 2-D MaxPool of float or of codes kept as they are: runs channels-last (kernels/portable/max_pool_nhwc.h),
+  // staging an NCHW input or output in the node's scratch.
+  bool nhwc = false;
+  MaxPoolNhwcParams nhwc_params;
+  size_t staged_input_bytes = 0;
 };
 
 struct GlobalPoolState : OpState {
@@ -147,6 +155,29 @@ Status PoolInfer(const Attributes& attrs, const std::vector<const Tensor*>& inpu
   return Status::Ok();
 }
 
+// A 2-D MaxPool of float, or of int8 / int16 codes whose input and output parameters agree (no
+// requantization), takes the channels-last kernel: the layout pass may then keep its tensors NHWC.
+void ChooseNhwcMaxPool(OpNode* node, PoolState* state) {
+  const PoolParams& p = state->params;
+  const Tensor& x = *node->inputs[0];
+  const DataType t = x.dtype;
+  const bool same_codes = (t == DataType::kInt8 || t == DataType::kInt16) &&
+                          state->s8.in_scale == state->s8.out_scale &&
+                          state->s8.in_zero_point == state->s8.out_zero_point;
+  if (ActiveCpuTarget() == CpuTarget::kRef || x.rank() != 4 || (t != DataType::kFloat32 && !same_codes)) return;
+  MaxPoolNhwcParams& n = state->nhwc_params;
+  n.batch = x.shape[0], n.channels = x.shape[1];
+  n.in_h = p.in[1], n.in_w = p.in[2], n.out_h = p.out[1], n.out_w = p.out[2];
+  n.kernel_h = p.kernel[1], n.kernel_w = p.kernel[2], n.stride_h = p.stride[1], n.stride_w = p.stride[2];
+  n.dilation_h = p.dilation[1], n.dilation_w = p.dilation[2], n.pad_top = p.pad_begin[1], n.pad_left = p.pad_begin[2];
+  const size_t elem = DataTypeSize(t);
+  state->staged_input_bytes = (static_cast<size_t>(x.num_elements()) * elem + 63) & ~size_t{63};
+  node->scratch_bytes = state->staged_input_bytes + static_cast<size_t>(node->outputs[0]->num_elements()) * elem;
+  node->channels_last_io = true;
+  node->kernel = "max_pool__nhwc";
+  state->nhwc = true;
+}
+
 template <PoolKind kKind>
 Status PoolPrepare(OpNode* node) {
   auto state = std::make_unique<PoolState>();
@@ -161,13 +192,50 @@ Status PoolPrepare(OpNode* node) {
     state->s8.out_scale = out.scale;
     state->s8.out_zero_point = out.zero_point;
   }
+  if (kKind == PoolKind::kMax) ChooseNhwcMaxPool(node, state.get());
   node->state = std::move(state);
+  return Status::Ok();
+}
+
+// MaxPool on channels-last tensors (either may be NCHW: staged through the scratch), threads over output rows.
+Status NhwcMaxPoolEval(OpNode* node, const PoolState& state) {
+  const Tensor& x = *node->inputs[0];
+  const Tensor& y = *node->outputs[0];
+  const MaxPoolNhwcParams& p = state.nhwc_params;
+  const size_t elem = DataTypeSize(y.dtype);
+  const int64_t in_spatial = p.in_h * p.in_w, out_spatial = p.out_h * p.out_w;
+  const void* in = x.data;
+  if (!x.channels_last) {
+    ParallelFor(p.batch * in_spatial, ThreadsFor(*node, x.num_elements()), [&](int64_t begin, int64_t end) {
+      nchw_to_nhwc(x.data, node->scratch, p.batch, p.channels, in_spatial, elem, WorkRange{begin, end});
+    });
+    in = node->scratch;
+  }
+  uint8_t* staged_output = node->scratch + state.staged_input_bytes;
+  void* out = y.channels_last ? y.data : staged_output;
+  const int64_t taps = p.kernel_h * p.kernel_w;
+  ParallelFor(p.batch * p.out_h, ThreadsFor(*node, y.num_elements() * taps), [&](int64_t begin, int64_t end) {
+    const WorkRange rows{begin, end};
+    if (y.dtype == DataType::kFloat32) {
+      f32_max_pool__nhwc(p, static_cast<const float*>(in), static_cast<float*>(out), rows);
+    } else if (y.dtype == DataType::kInt16) {
+      s16_max_pool__nhwc(p, static_cast<const int16_t*>(in), static_cast<int16_t*>(out), rows);
+    } else {
+      s8_max_pool__nhwc(p, static_cast<const int8_t*>(in), static_cast<int8_t*>(out), rows);
+    }
+  });
+  if (!y.channels_last) {
+    ParallelFor(p.batch * out_spatial, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
+      nhwc_to_nchw(staged_output, y.data, p.batch, p.channels, out_spatial, elem, WorkRange{begin, end});
+    });
+  }
   return Status::Ok();
 }
 
 // Threads split the planes (N * C): each slice is the same pool on fewer planes.
 Status PoolEval(OpNode* node) {
   const PoolState* state = node->state_as<PoolState>();
+  if (state->nhwc) return NhwcMaxPoolEval(node, *state);
   const PoolParams& p = state->params;
   const int64_t in_plane = p.in[0] * p.in[1] * p.in[2], out_plane = p.out[0] * p.out[1] * p.out[2];
   const int64_t taps = p.kernel[0] * p.kernel[1] * p.kernel[2];
