@@ -293,11 +293,14 @@ Status ResizePrepare(OpNode* node) {
     state->s8.out_zero_point = out.zero_point;
   }
   const DataType type = node->outputs[0]->dtype;
-  state->by_rows = !state->linear && (type == DataType::kFloat32 || type == DataType::kInt8) &&
-                   ActiveCpuTarget() != CpuTarget::kRef;
+  const S8ResizeParams& q = state->s8;
+  const bool same_codes = q.in_scale == q.out_scale && q.in_zero_point == q.out_zero_point;
+  state->by_rows = !state->linear && ActiveCpuTarget() != CpuTarget::kRef &&
+                   (type == DataType::kFloat32 || type == DataType::kInt8 || (type == DataType::kInt16 && same_codes));
   if (state->by_rows) {
-    node->kernel = type == DataType::kInt8 ? "s8_resize_nearest__rows" : "f32_resize_nearest__rows";
-    const S8ResizeParams& q = state->s8;
+    node->kernel = type == DataType::kInt8    ? "s8_resize_nearest__rows"
+                   : type == DataType::kInt16 ? "s16_resize_nearest__rows"
+                                              : "f32_resize_nearest__rows";
     if (type == DataType::kInt8 && (q.in_scale != q.out_scale || q.in_zero_point != q.out_zero_point)) {
       state->requantize.resize(256);
       BuildResizeRequantizeTable(q, state->requantize.data());
@@ -316,6 +319,9 @@ Status ResizeEval(OpNode* node) {
       if (node->outputs[0]->dtype == DataType::kInt8) {
         s8_resize_nearest__rows(state->params, table, node->inputs[0]->as<int8_t>(), node->outputs[0]->as<int8_t>(),
                                 WorkRange{begin, end});
+      } else if (node->outputs[0]->dtype == DataType::kInt16) {
+        s16_resize_nearest__rows(state->params, node->inputs[0]->as<int16_t>(), node->outputs[0]->as<int16_t>(),
+                                 WorkRange{begin, end});
       } else {
         f32_resize_nearest__rows(state->params, node->inputs[0]->as<float>(), node->outputs[0]->as<float>(),
                                  WorkRange{begin, end});

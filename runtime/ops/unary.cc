@@ -15,10 +15,17 @@
 // attribute, see QuantizedOutputType) computes the formula per element on
 // the dequantized value (quantized_unary__ref): 65536 input codes make a
 // table pointless for a reference kernel. Clip bounds must then be FP32 or
-// INT8.
+// INT8. Off the reference target, prepare tabulates that formula for every
+// input code instead (at most 65536 entries, 128 KiB), bit for bit the
+// reference's, and eval is one lookup per element over the threads; Clip with
+// bounds computed at run time keeps the formula.
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <vector>
 
+#include "runtime/core/thread_pool.h"
+#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/quantize.h"
 #include "runtime/kernels/ref/unary.h"
 #include "runtime/ops/activation_quant.h"
@@ -44,6 +51,8 @@ struct UnaryState : OpState {
   bool wide = false;            // an int16 input or output: per-element formula, no table
   int8_t table[kS8TableSize] = {};
   S8LookupParams s8;  // s8.table points at `table`
+  // A wide op's outputs for every input code (index: code - min code), in the output type.
+  std::vector<uint8_t> wide_table;
 };
 
 const char* OpName(UnaryOp op) {
@@ -177,13 +186,59 @@ Status PrepareInt8(OpNode* node, UnaryState* state) {
   return Status::Ok();
 }
 
+// The parameters of a wide op's reference formula (Clip's bounds as `lo`, `hi`).
+template <UnaryOp kOp>
+QuantizedUnaryParams WideParams(const OpNode* node, const UnaryState& state) {
+  QuantizedUnaryParams q;
+  q.unary = state.params;
+  if (kOp == UnaryOp::kClip) {
+    q.unary.lo = ReadInt8ClipBound(node->input(1), state.lo, q.unary.lo);
+    q.unary.hi = ReadInt8ClipBound(node->input(2), state.hi, q.unary.hi);
+  }
+  q.in_scale = state.in_q.scale;
+  q.in_zero_point = state.in_q.zero_point;
+  q.out_scale = state.out_q.scale;
+  q.out_zero_point = state.out_q.zero_point;
+  return q;
+}
+
+// Every input code through the reference formula, once.
+template <UnaryOp kOp>
+void BuildWideTable(const OpNode* node, UnaryState* state) {
+  const DataType in = node->inputs[0]->dtype, out = node->outputs[0]->dtype;
+  const int32_t lo = in == DataType::kInt16 ? -32768 : -128, count = in == DataType::kInt16 ? 65536 : 256;
+  std::vector<int16_t> codes16(static_cast<size_t>(count));
+  std::vector<int8_t> codes8(static_cast<size_t>(count));
+  for (int32_t i = 0; i < count; ++i) {
+    codes16[static_cast<size_t>(i)] = static_cast<int16_t>(lo + i);
+    codes8[static_cast<size_t>(i)] = static_cast<int8_t>(lo + i);
+  }
+  QuantizedUnaryParams q = WideParams<kOp>(node, *state);
+  q.unary.count = count;
+  state->wide_table.resize(static_cast<size_t>(count) * DataTypeSize(out));
+  quantized_unary__ref(q, in, in == DataType::kInt16 ? static_cast<const void*>(codes16.data()) : codes8.data(), out,
+                       state->wide_table.data());
+}
+
+template <typename In, typename Out>
+void WideLookup(const Out* table, const In* x, Out* y, int64_t begin, int64_t end) {
+  constexpr int32_t kMin = std::numeric_limits<In>::min();
+  for (int64_t i = begin; i < end; ++i) y[i] = table[static_cast<int32_t>(x[i]) - kMin];
+}
+
 template <UnaryOp kOp>
 Status UnaryPrepare(OpNode* node) {
   node->layout_agnostic = true;  // elementwise; Clip's bounds are single values
   auto state = std::make_unique<UnaryState>();
   NPURT_RETURN_IF_ERROR(ReadParams(kOp, node->attrs, &state->params));
   state->params.count = node->inputs[0]->num_elements();
-  if (IsQuantizedActivationType(node->inputs[0]->dtype)) NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, state.get()));
+  if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
+    NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, state.get()));
+    if (state->wide && !state->runtime_bounds && ActiveCpuTarget() != CpuTarget::kRef) {
+      BuildWideTable<kOp>(node, state.get());
+      node->kernel = "quantized_unary__table";
+    }
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -191,17 +246,24 @@ Status UnaryPrepare(OpNode* node) {
 template <UnaryOp kOp>
 Status UnaryEval(OpNode* node) {
   UnaryState* state = node->state_as<UnaryState>();
+  if (state->wide && !state->wide_table.empty()) {
+    const Tensor& x = *node->inputs[0];
+    Tensor& y = *node->outputs[0];
+    const bool in16 = x.dtype == DataType::kInt16, out16 = y.dtype == DataType::kInt16;
+    ParallelFor(x.num_elements(), ThreadsFor(*node, x.num_elements()), [&](int64_t begin, int64_t end) {
+      const uint8_t* table = state->wide_table.data();
+      if (in16 && out16) {
+        WideLookup(reinterpret_cast<const int16_t*>(table), x.as<int16_t>(), y.as<int16_t>(), begin, end);
+      } else if (in16) {
+        WideLookup(reinterpret_cast<const int8_t*>(table), x.as<int16_t>(), y.as<int8_t>(), begin, end);
+      } else {
+        WideLookup(reinterpret_cast<const int16_t*>(table), x.as<int8_t>(), y.as<int16_t>(), begin, end);
+      }
+    });
+    return Status::Ok();
+  }
   if (state->wide) {
-    QuantizedUnaryParams q;
-    q.unary = state->params;
-    if (kOp == UnaryOp::kClip) {
-      q.unary.lo = ReadInt8ClipBound(node->input(1), state->lo, q.unary.lo);
-      q.unary.hi = ReadInt8ClipBound(node->input(2), state->hi, q.unary.hi);
-    }
-    q.in_scale = state->in_q.scale;
-    q.in_zero_point = state->in_q.zero_point;
-    q.out_scale = state->out_q.scale;
-    q.out_zero_point = state->out_q.zero_point;
+    const QuantizedUnaryParams q = WideParams<kOp>(node, *state);
     quantized_unary__ref(q, node->inputs[0]->dtype, node->inputs[0]->data, node->outputs[0]->dtype,
                          node->outputs[0]->data);
     return Status::Ok();

@@ -1,5 +1,6 @@
 // The row-wise nearest Resize (runtime/kernels/portable) against the reference,
-// bit for bit: int8 with and without requantization, float, random ranks,
+// bit for bit: int8 with and without requantization, float, int16 with the
+// same input and output parameters, random ranks,
 // upsampling and downsampling, split into row ranges as threads would.
 #include <gtest/gtest.h>
 
@@ -57,6 +58,17 @@ TEST(ResizeNearestRows, BitExactWithReference) {
     f32_resize_nearest__rows(q.resize, fin.data(), fgot.data(), WorkRange{0, cut});
     f32_resize_nearest__rows(q.resize, fin.data(), fgot.data(), WorkRange{cut, rows});
     ASSERT_EQ(0, std::memcmp(fgot.data(), fwant.data(), fwant.size() * sizeof(float))) << "iteration " << iter;
+
+    // int16 codes with the same input and output parameters (copied as they are).
+    S8ResizeParams same = q;
+    same.in_scale = same.out_scale = 0.001f;
+    same.in_zero_point = same.out_zero_point = 0;
+    std::vector<int16_t> in16(in.size()), want16(want.size()), got16(want.size(), 99);
+    for (size_t i = 0; i < in16.size(); ++i) in16[i] = static_cast<int16_t>(in[i] * 257);
+    quantized_resize__ref(same, false, DataType::kInt16, in16.data(), want16.data());
+    s16_resize_nearest__rows(same.resize, in16.data(), got16.data(), WorkRange{0, cut});
+    s16_resize_nearest__rows(same.resize, in16.data(), got16.data(), WorkRange{cut, rows});
+    ASSERT_EQ(got16, want16) << "iteration " << iter;
   }
 }
 

@@ -52,6 +52,10 @@ void f32_resize_nearest__rows(const ResizeParams& p, const float* input, float* 
   NearestRows(p, input, output, rows, [](float v) { return v; });
 }
 
+void s16_resize_nearest__rows(const ResizeParams& p, const int16_t* input, int16_t* output, WorkRange rows) {
+  NearestRows(p, input, output, rows, [](int16_t v) { return v; });
+}
+
 void BuildResizeRequantizeTable(const S8ResizeParams& q, int8_t* table) {
   // A 1-D identity "resize" of all 256 codes through the reference kernel.
   int64_t out_shape = 256, stride = 1;

@@ -21,6 +21,8 @@ int64_t ResizeOutputRows(const ResizeParams& p);
 void s8_resize_nearest__rows(const ResizeParams& p, const int8_t* requantize, const int8_t* input, int8_t* output,
                              WorkRange rows = {});
 void f32_resize_nearest__rows(const ResizeParams& p, const float* input, float* output, WorkRange rows = {});
+// int16 codes whose input and output parameters are the same (copied as they are).
+void s16_resize_nearest__rows(const ResizeParams& p, const int16_t* input, int16_t* output, WorkRange rows = {});
 
 // Fills table[256] with what s8_resize_nearest__ref makes of each input code under `q`.
 void BuildResizeRequantizeTable(const S8ResizeParams& q, int8_t* table);
