@@ -226,7 +226,7 @@ def main():
         '- npurt %s%s (`%s`); ONNX Runtime %s (npm `onnxruntime-node`, CPU execution provider); PyTorch %s '
         '(Debian; int8 engine `%s`); torchvision %s; OpenCV %s (Debian `python3-opencv`).' % (
             git or '?', ' with uncommitted changes' if dirty else '', os.path.relpath(npurt, repo)
-            if npurt.startswith(repo) else npurt, versions.get('ort', '?'), versions.get('pytorch', '?'),
+            if npurt.startswith(repo) else 'BUILD_DIR/' + '/'.join(npurt.split('/')[-3:]), versions.get('ort', '?'), versions.get('pytorch', '?'),
             versions.get('pytorch_int8_engine', '?'), sh(['/usr/bin/python3', '-c',
                                                           'import torchvision; print(torchvision.__version__)']),
             versions.get('opencv', '?')),
