@@ -301,13 +301,22 @@ Status GlobalPoolPrepare(OpNode* node) {
 
 template <PoolKind kKind>
 Status GlobalPoolEval(OpNode* node) {
+  // Threads split the planes (N * C): each slice is the same pool on fewer planes.
   const Tensor* x = node->inputs[0];
-  if (IsQuantizedActivationType(x->dtype)) {
-    quantized_global_pool__ref(node->state_as<GlobalPoolState>()->s8, x->dtype, x->data, node->outputs[0]->data);
-    return Status::Ok();
-  }
-  const int64_t planes = x->shape[0] * x->shape[1];
-  f32_global_pool__ref(kKind, planes, x->num_elements() / planes, x->as<float>(), node->outputs[0]->as<float>());
+  const int64_t planes = x->shape[0] * x->shape[1], plane_size = x->num_elements() / planes;
+  const size_t elem = DataTypeSize(x->dtype);
+  ParallelFor(planes, ThreadsFor(*node, x->num_elements()), [&](int64_t begin, int64_t end) {
+    const uint8_t* in = x->as<uint8_t>() + static_cast<size_t>(begin * plane_size) * elem;
+    uint8_t* out = node->outputs[0]->as<uint8_t>() + static_cast<size_t>(begin) * elem;
+    if (IsQuantizedActivationType(x->dtype)) {
+      S8GlobalPoolParams slice = node->state_as<GlobalPoolState>()->s8;
+      slice.planes = end - begin;
+      quantized_global_pool__ref(slice, x->dtype, in, out);
+    } else {
+      f32_global_pool__ref(kKind, end - begin, plane_size, reinterpret_cast<const float*>(in),
+                           reinterpret_cast<float*>(out));
+    }
+  });
   return Status::Ok();
 }
 

@@ -187,6 +187,24 @@ TEST(OpThreads, QuantizedMatMulActivationTimesActivation) {
 }
 
 // Below ThreadsFor's size an op stays on the calling thread; above it the pool takes slices.
+TEST(OpThreads, FloatGlobalAveragePoolAndMaxPool) {
+  for (const char* name : {"GlobalAveragePool", "GlobalMaxPool"}) {
+    ExpectSameBitsOnAnyThreadCount(name, [](OpRunner* op, std::mt19937* rng) {
+      const Shape xs{2, 37, 41, 43};
+      op->AddFloatInput(xs, RandomFloats(Count(xs), rng));
+    });
+  }
+}
+
+TEST(OpThreads, QuantizedGlobalAveragePoolInt16) {
+  ExpectSameBitsOnAnyThreadCount("GlobalAveragePool", [](OpRunner* op, std::mt19937* rng) {
+    const Shape xs{2, 37, 41, 43};
+    op->AddInput<int16_t>(xs, RandomInts<int16_t>(Count(xs), -32768, 32767, rng), DataType::kInt16);
+    op->SetInputQuant(0, PerTensor(0.0003f, 0));
+    op->SetOutputQuant(0, PerTensor(0.0002f, 0));
+  });
+}
+
 TEST(OpThreads, SmallOpsStayOnOneThread) {
   OpNode node;
   node.threads = 4;
