@@ -159,6 +159,21 @@ Status ConvFastPath::PrepareAccumulating(OpNode* node, const ConvParams& p, cons
   return Status::Ok();
 }
 
+RequantizeRowsParams ConvFastPath::RequantizeParams(const OpNode& node) const {
+  const Tensor* bias = node.input(2);
+  RequantizeRowsParams rq;
+  rq.channels = node.outputs[0]->shape[1];
+  rq.bias = bias != nullptr ? bias->as<int32_t>() : nullptr;
+  rq.acc_scale = quant_.acc_scale.data();
+  rq.activation = activation_;
+  rq.out_scale = quant_.output_scale;
+  rq.out_zero_point = quant_.output_zero_point;
+  rq.out_min = quant_.output_min;
+  rq.out_max = quant_.output_max;
+  rq.out_type = node.outputs[0]->dtype;
+  return rq;
+}
+
 Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const ConvQuantParams& quant,
                                       bool transposed) {
   ConvParams sums = p;  // the activation applies after the bias, in the requantization
@@ -210,7 +225,6 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
 Status ConvFastPath::EvalFloatSums(OpNode* node) const {
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
-  const Tensor* bias = node->input(2);
   const int64_t batch = x.shape[0], in_channels = x.shape[1], out_channels = y.shape[1];
   const int64_t in_spatial = x.num_elements() / (batch * in_channels);
   const int64_t out_spatial = y.num_elements() / (batch * out_channels);
@@ -230,16 +244,7 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
   }
   uint8_t* out = y.channels_last ? static_cast<uint8_t*>(y.data) : staged_output;
 
-  RequantizeRowsParams rq;
-  rq.channels = out_channels;
-  rq.bias = bias != nullptr ? bias->as<int32_t>() : nullptr;
-  rq.acc_scale = quant_.acc_scale.data();
-  rq.activation = activation_;
-  rq.out_scale = quant_.output_scale;
-  rq.out_zero_point = quant_.output_zero_point;
-  rq.out_min = quant_.output_min;
-  rq.out_max = quant_.output_max;
-  rq.out_type = y.dtype;
+  const RequantizeRowsParams rq = RequantizeParams(*node);
   // Each thread takes a contiguous run of bands and, per band: codes -> float (x - zero point), the library
   // sums, requantization into the output rows.
   const int workers = std::clamp(node->threads, 1, slots_);  // a test may ask for more threads than there are
@@ -278,7 +283,6 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
 Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
-  const Tensor* bias = node->input(2);
   const int64_t batch = x.shape[0], in_channels = x.shape[1], out_channels = y.shape[1];
   const int64_t in_spatial = x.num_elements() / (batch * in_channels);
   const int64_t out_spatial = y.num_elements() / (batch * out_channels);
@@ -311,21 +315,9 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   if (low_conv_) NPURT_RETURN_IF_ERROR(RunBands(*low_conv_, batch, node->threads, low, low_sum, per_item));
 
   // acc = bias + 256 * high sum + low sum, requantized as the reference does (in NHWC order), then to NCHW.
-  const int32_t* b = bias != nullptr ? bias->as<int32_t>() : nullptr;
-  const ConvQuantParams& q = quant_;
-  const FusedActivationParams act = activation_;
   const bool out16 = y.dtype == DataType::kInt16;
   const int out_threads = ThreadsFor(*node, y.num_elements() * 4);
-  RequantizeRowsParams rq;
-  rq.channels = out_channels;
-  rq.bias = b;
-  rq.acc_scale = q.acc_scale.data();
-  rq.activation = act;
-  rq.out_scale = q.output_scale;
-  rq.out_zero_point = q.output_zero_point;
-  rq.out_min = q.output_min;
-  rq.out_max = q.output_max;
-  rq.out_type = y.dtype;
+  const RequantizeRowsParams rq = RequantizeParams(*node);
   ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
     requantize_rows__avx512(rq, high_sum, int16_input ? low_sum : nullptr, staged_output, WorkRange{begin, end});
   });

@@ -10,6 +10,7 @@
 #include "runtime/core/status.h"
 #include "runtime/kernels/ref/conv.h"
 #include "runtime/kernels/ref/fused_activation.h"
+#include "runtime/kernels/x86/requantize_rows.h"  // a plain struct: any CPU
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -37,6 +38,8 @@ class ConvFastPath {
                   uint8_t* scratch) const;
   Status PrepareAccumulating(OpNode* node, const ConvParams& p, const ConvQuantParams& quant, bool transposed);
   Status EvalAccumulating(OpNode* node) const;
+  // The requantization of `node`'s sums (accumulating and float-sum modes).
+  RequantizeRowsParams RequantizeParams(const OpNode& node) const;
   Status PrepareFloatSums(OpNode* node, const ConvParams& p, const ConvQuantParams& quant, bool transposed);
   Status EvalFloatSums(OpNode* node) const;
 
