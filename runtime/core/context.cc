@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
 
 #include "runtime/core/executor.h"
 #include "runtime/core/layout_pass.h"
@@ -193,7 +194,14 @@ Status Context::BindGraph(const ModelGraph& g) {
   if (!options_.keep_onnx_layouts && !LogEnabled(LogLevel::kLayer)) {
     std::vector<bool> movable(tensors_.size());
     for (size_t i = 0; i < movable.size(); ++i) movable[i] = g.tensors[i].storage == Storage::kArena;
-    AssignChannelsLast(&nodes_, &tensors_, movable);
+    const int channels_last = AssignChannelsLast(&nodes_, &tensors_, movable);
+    if (LogEnabled(LogLevel::kDebug)) {
+      const std::vector<std::string> relayout = NodesThatRelayout(nodes_);
+      std::string list;
+      for (const std::string& name : relayout) list += (list.empty() ? "" : ", ") + name;
+      NPURT_LOG(kDebug, "layout pass: %d tensors channels-last; %zu NHWC kernels relayout (<in, >out): %s",
+                channels_last, relayout.size(), list.c_str());
+    }
   }
   if (LogEnabled(LogLevel::kLayer)) {
     profiler_ = std::make_unique<LayerDebugProfiler>(nodes_.size());

@@ -7,12 +7,17 @@ namespace npurt {
 
 namespace {
 
-// The operands an elementwise node ties together: its inputs and outputs with the output's size.
+bool TiesOperands(const OpNode& node) {
+  return (node.layout_agnostic || node.layout_tied) && !node.outputs.empty();
+}
+
+// The operands a node ties together: an elementwise node's inputs and outputs with the output's size,
+// or every operand of a layout_tied node (Concat).
 template <typename F>
 void ForEachFullOperand(const OpNode& node, F&& f) {
   const int64_t size = node.outputs[0]->num_elements();
   for (Tensor* t : node.inputs) {
-    if (t != nullptr && t->num_elements() == size) f(t);
+    if (t != nullptr && (node.layout_tied || t->num_elements() == size)) f(t);
   }
   for (Tensor* t : node.outputs) f(t);
 }
@@ -33,7 +38,7 @@ int AssignChannelsLast(std::vector<OpNode>* nodes, std::vector<Tensor>* tensors,
   }
   if (last.empty()) return 0;
   for (OpNode& node : *nodes) {
-    if (node.layout_agnostic && !node.outputs.empty()) ForEachFullOperand(node, candidate);
+    if (TiesOperands(node)) ForEachFullOperand(node, candidate);
   }
   auto is_last = [&last](const Tensor* t) {
     const auto it = last.find(t);
@@ -51,11 +56,11 @@ int AssignChannelsLast(std::vector<OpNode>* nodes, std::vector<Tensor>* tensors,
     changed = false;
     std::unordered_map<const Tensor*, int> allowed;
     for (const OpNode& node : *nodes) {
-      if (node.layout_agnostic && !node.outputs.empty()) {
+      if (TiesOperands(node)) {
         bool all = true;
         ForEachFullOperand(node, [&](const Tensor* t) { all = all && is_last(t); });
         if (all) ForEachFullOperand(node, [&](const Tensor* t) { allowed[t] += 1; });
-        // An operand of another size is read as a single value: fine either way.
+        // An operand of another size is a single value or reads the same in both layouts (prepare checked).
         continue;
       }
       if (node.channels_last_io) {
@@ -64,7 +69,9 @@ int AssignChannelsLast(std::vector<OpNode>* nodes, std::vector<Tensor>* tensors,
       }
     }
     for (auto& [t, value] : last) {
-      if (value && allowed[t] < uses[t]) {
+      // One channel or one pixel: the same bytes in both layouts, so any reader is fine.
+      const bool invariant = t->shape[1] == 1 || t->shape[2] * t->shape[3] == 1;
+      if (value && !invariant && allowed[t] < uses[t]) {
         value = false;
         changed = true;
       }
@@ -75,7 +82,23 @@ int AssignChannelsLast(std::vector<OpNode>* nodes, std::vector<Tensor>* tensors,
     t.channels_last = is_last(&t);
     count += t.channels_last ? 1 : 0;
   }
+  for (OpNode& node : *nodes) {
+    if (node.channels_last_kernel != nullptr && node.inputs[0]->channels_last) node.kernel = node.channels_last_kernel;
+  }
   return count;
+}
+
+std::vector<std::string> NodesThatRelayout(const std::vector<OpNode>& nodes) {
+  std::vector<std::string> names;
+  for (const OpNode& node : nodes) {
+    if (!node.channels_last_io) continue;
+    const Tensor* in = node.inputs[0];
+    const Tensor* out = node.outputs[0];
+    if ((in->rank() == 4 && !in->channels_last) || (out->rank() == 4 && !out->channels_last)) {
+      names.push_back(node.name + (in->channels_last ? "" : " <in") + (out->channels_last ? "" : " >out"));
+    }
+  }
+  return names;
 }
 
 }  // namespace npurt

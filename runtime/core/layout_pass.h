@@ -8,9 +8,12 @@
 // (graph inputs, outputs and constants stay NCHW: the API and the weights see
 // the ONNX layout), its producer writes it either way and every consumer reads
 // it either way. Elementwise ops tie their operands together: all channels-last
-// or none.
+// or none. A tensor with one channel or one pixel has the same bytes in both
+// layouts: it is channels-last whenever an NHWC-capable node touches it, so that
+// node skips its relayout, and every other reader still reads it right.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "runtime/ops/op.h"
@@ -21,5 +24,9 @@ namespace npurt {
 // tensor t (pointer into `tensors`) may change layout at all (arena activations).
 // Returns how many tensors became channels-last.
 int AssignChannelsLast(std::vector<OpNode>* nodes, std::vector<Tensor>* tensors, const std::vector<bool>& movable);
+
+// The NHWC kernels that still relayout a rank-4 input or output (a neighbour that needs NCHW), by name;
+// what RKNN_LOG_LEVEL=3 prints after the pass, to find the op that breaks a channels-last chain.
+std::vector<std::string> NodesThatRelayout(const std::vector<OpNode>& nodes);
 
 }  // namespace npurt

@@ -41,7 +41,37 @@ struct BinaryState : OpState {
   // Without AVX-512 (or for an int8 / int16 mix): one step that the AVX2 kernels take.
   bool quantized_avx2 = false;
   bool f32_avx2 = false;
+  // The same steps over the channels-last order, when the node may run channels-last with
+  // broadcasting operands (see ChannelsLastOperands); empty otherwise.
+  std::vector<BinaryParams> nhwc_steps;
+  std::vector<S8BinaryParams> nhwc_s8_steps;
 };
+
+// (N, C, H, W) -> (N, H, W, C): the order in which a channels-last tensor's bytes lie.
+Shape ChannelsLastOrder(const Shape& s) { return {s[0], s[2], s[3], s[1]}; }
+
+// A broadcasting operand right-aligned to rank 4, when its bytes read the same in both layouts
+// (one channel or one spatial position: a per-channel scale, an SE gate, a spatial mask); else empty.
+Shape LayoutInvariantOperand(const Shape& s) {
+  if (s.size() > 4) return {};
+  Shape padded(4 - s.size(), 1);
+  padded.insert(padded.end(), s.begin(), s.end());
+  return padded[1] == 1 || padded[2] * padded[3] == 1 ? padded : Shape{};
+}
+
+// The node may keep its activations channels-last when every input has the output's shape, is a
+// single value, or broadcasts layout-invariantly into a rank-4 output. `*needs_plans` says whether
+// some operand broadcasts (then eval walks plans over the channels-last order).
+bool ChannelsLastOperands(const OpNode& node, bool* needs_plans) {
+  const Shape& out = node.outputs[0]->shape;
+  *needs_plans = false;
+  for (const Tensor* t : node.inputs) {
+    if (t->shape == out || t->num_elements() == 1) continue;
+    if (out.size() != 4 || LayoutInvariantOperand(t->shape).empty()) return false;
+    *needs_plans = true;
+  }
+  return true;
+}
 
 const char* OpName(BinaryOp op) {
   switch (op) {
@@ -205,6 +235,18 @@ Status PrepareInt8(OpNode* node, bool relu, BinaryState* state) {
   return Status::Ok();
 }
 
+// Whether the kernel prepare chose also takes the channels-last plans.
+bool ChannelsLastPlansRun(const BinaryState& state) {
+#if NPURT_HAVE_X86_KERNELS
+  if (state.f32_avx512) return f32_binary__avx512_supports(state.nhwc_steps[0]);
+  if (state.f32_avx2) return f32_binary__avx2_supports(state.nhwc_steps[0]);
+  if (state.s8_avx512) return s8_binary__avx512_supports(state.nhwc_s8_steps[0]);
+  if (state.quantized_avx2) return quantized_binary__avx2_supports(state.nhwc_s8_steps[0]);
+#endif
+  (void)state;
+  return true;  // the reference kernels walk any plan
+}
+
 template <BinaryOp kOp>
 Status BinaryPrepare(OpNode* node) {
   const char* name = OpName(kOp);
@@ -214,19 +256,33 @@ Status BinaryPrepare(OpNode* node) {
   bool relu = false;
   NPURT_RETURN_IF_ERROR(ReadActivation(kOp, node->attrs, &relu));
   const size_t num_steps = std::max<size_t>(n, 2) - 1;
-  state->steps.resize(num_steps);
-  for (size_t k = 0; k < num_steps; ++k) {
-    BinaryParams& p = state->steps[k];
-    p.op = kOp;
-    p.relu = relu;
-    const Shape* operands[2] = {k == 0 ? &node->inputs[0]->shape : &out, &node->inputs[n == 1 ? 0 : k + 1]->shape};
-    NPURT_CHECK_OR_RETURN(MakeBroadcastPlan(out, operands, 2, &p.plan), kModelInvalid,
-                          "%s: inputs do not broadcast to output shape %s", name, ShapeToString(out).c_str());
+  // The steps' plans over the shapes as `order` lays them out.
+  auto make_steps = [&](Shape (*order)(const Shape&), std::vector<BinaryParams>* steps) {
+    const Shape out_order = order(out);
+    steps->resize(num_steps);
+    for (size_t k = 0; k < num_steps; ++k) {
+      BinaryParams& p = (*steps)[k];
+      p.op = kOp;
+      p.relu = relu;
+      const Shape a = k == 0 ? order(node->inputs[0]->shape) : out_order;
+      const Shape b = order(node->inputs[n == 1 ? 0 : k + 1]->shape);
+      const Shape* operands[2] = {&a, &b};
+      NPURT_CHECK_OR_RETURN(MakeBroadcastPlan(out_order, operands, 2, &p.plan), kModelInvalid,
+                            "%s: inputs do not broadcast to output shape %s", name, ShapeToString(out).c_str());
+    }
+    return Status::Ok();
+  };
+  NPURT_RETURN_IF_ERROR(make_steps([](const Shape& s) { return s; }, &state->steps));
+  bool needs_plans = false;
+  node->layout_agnostic = ChannelsLastOperands(*node, &needs_plans);
+  if (node->layout_agnostic && needs_plans) {
+    NPURT_RETURN_IF_ERROR(make_steps(
+        [](const Shape& s) {
+          const Shape padded = s.size() == 4 ? s : LayoutInvariantOperand(s);
+          return padded.size() == 4 ? ChannelsLastOrder(padded) : s;  // a single value stays as it is
+        },
+        &state->nhwc_steps));
   }
-  // Elementwise without broadcasting (each input the output's shape or a single value): any layout.
-  node->layout_agnostic = std::all_of(node->inputs.begin(), node->inputs.end(), [&out](const Tensor* t) {
-    return t->shape == out || t->num_elements() == 1;
-  });
 #if NPURT_HAVE_X86_KERNELS
   state->f32_avx512 = ActiveCpuTarget() >= CpuTarget::kAvx512 && n == 2 &&
                       node->inputs[0]->dtype == DataType::kFloat32 && node->inputs[1]->dtype == DataType::kFloat32 &&
@@ -256,6 +312,13 @@ Status BinaryPrepare(OpNode* node) {
                             quantized_binary__avx2_supports(state->s8_steps[0]);
     if (state->quantized_avx2) node->kernel = "quantized_binary__avx2";
 #endif
+    state->nhwc_s8_steps = state->s8_steps;
+    for (size_t k = 0; k < state->nhwc_steps.size(); ++k) state->nhwc_s8_steps[k].plan = state->nhwc_steps[k].plan;
+  }
+  if (!state->nhwc_steps.empty() && !ChannelsLastPlansRun(*state)) {
+    node->layout_agnostic = false;  // the chosen kernel walks only the NCHW plan: keep the ONNX layout
+    state->nhwc_steps.clear();
+    state->nhwc_s8_steps.clear();
   }
   node->state = std::move(state);
   return Status::Ok();
@@ -264,18 +327,20 @@ Status BinaryPrepare(OpNode* node) {
 template <BinaryOp kOp>
 Status BinaryEval(OpNode* node) {
   const BinaryState* state = node->state_as<BinaryState>();
-  const std::vector<BinaryParams>& steps = state->steps;
   Tensor* out = node->outputs[0];
+  const bool nhwc = out->channels_last && !state->nhwc_steps.empty();
+  const std::vector<BinaryParams>& steps = nhwc ? state->nhwc_steps : state->steps;
+  const std::vector<S8BinaryParams>& s8_steps = nhwc ? state->nhwc_s8_steps : state->s8_steps;
   const size_t n = node->inputs.size();
   if (IsQuantizedActivationType(out->dtype)) {
 #if NPURT_HAVE_X86_KERNELS
     if (state->s8_avx512) {
       ParallelFor(out->num_elements(), ThreadsFor(*node, out->num_elements() * 8), [&](int64_t begin, int64_t end) {
         if (state->s16) {
-          s16_binary__avx512(state->s8_steps[0], node->inputs[0]->as<int16_t>(), node->inputs[1]->as<int16_t>(),
+          s16_binary__avx512(s8_steps[0], node->inputs[0]->as<int16_t>(), node->inputs[1]->as<int16_t>(),
                              out->as<int16_t>(), WorkRange{begin, end});
         } else {
-          s8_binary__avx512(state->s8_steps[0], node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
+          s8_binary__avx512(s8_steps[0], node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
                             out->as<int8_t>(), WorkRange{begin, end});
         }
       });
@@ -285,7 +350,7 @@ Status BinaryEval(OpNode* node) {
       const Tensor* a = node->inputs[0];
       const Tensor* b = node->inputs[1];
       ParallelFor(out->num_elements(), ThreadsFor(*node, out->num_elements() * 8), [&](int64_t begin, int64_t end) {
-        quantized_binary__avx2(state->s8_steps[0], a->dtype, a->data, b->dtype, b->data, out->dtype, out->data,
+        quantized_binary__avx2(s8_steps[0], a->dtype, a->data, b->dtype, b->data, out->dtype, out->data,
                                WorkRange{begin, end});
       });
       return Status::Ok();
@@ -294,7 +359,7 @@ Status BinaryEval(OpNode* node) {
     for (size_t k = 0; k < steps.size(); ++k) {
       const Tensor* a = k == 0 ? node->inputs[0] : out;
       const Tensor* b = node->inputs[n == 1 ? 0 : k + 1];
-      quantized_binary__ref(state->s8_steps[k], a->dtype, a->data, b->dtype, b->data, out->dtype, out->data);
+      quantized_binary__ref(s8_steps[k], a->dtype, a->data, b->dtype, b->data, out->dtype, out->data);
     }
     return Status::Ok();
   }

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <vector>
 #include <limits>
 
 #include "runtime/kernels/dispatch.h"
@@ -21,23 +22,47 @@
 namespace npurt {
 namespace {
 
-struct ConcatState : OpState {
+// How eval walks the tensors in one layout: `outer` blocks, each input contributing a chunk per block.
+struct ConcatWalk {
   std::vector<size_t> chunk_bytes;
-  std::vector<const void*> input_data;  // refreshed every eval; sized here so eval never allocates
   ConcatParams params;
+  std::vector<S8ConcatInput> s8_inputs;  // quantized only
+  S8ConcatParams s8;
+};
+
+struct ConcatState : OpState {
+  ConcatWalk walk;       // the ONNX layout
+  ConcatWalk nhwc_walk;  // rank 4, every operand channels-last (OpNode::layout_tied)
+  std::vector<const void*> input_data;  // refreshed every eval; sized here so eval never allocates
   bool requantize = false;  // INT8 with an input quantized differently from the output
-  std::vector<S8ConcatInput> s8_inputs;
   std::vector<const int8_t*> s8_data;  // as input_data
   std::vector<const int16_t*> s16_data;
-  S8ConcatParams s8;
   // int8 requantization through tables (runtime/kernels/portable/concat_tables.h): 256 codes per
   // requantized input, and per input its table or nullptr (copied).
   std::vector<int8_t> table_storage;
   std::vector<const int8_t*> tables;
 };
 
-// INT8: fills the requantization plan when some input's parameters differ from the output's.
-Status PrepareInt8(const OpNode* node, size_t inner_elements, int axis, ConcatState* state) {
+// The walk of tensors of `shape` (the output's, in the order their bytes lie) joined along `axis`.
+void PrepareWalk(const OpNode& node, const Shape& shape, int axis, const std::vector<int64_t>& axis_lengths,
+                 ConcatWalk* walk) {
+  size_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(shape[d]);
+  for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) inner *= static_cast<size_t>(shape[d]);
+  const size_t elem = DataTypeSize(node.outputs[0]->dtype);
+  for (int64_t length : axis_lengths) walk->chunk_bytes.push_back(static_cast<size_t>(length) * inner * elem);
+  walk->params.outer = outer;
+  walk->params.num_inputs = axis_lengths.size();
+  walk->params.chunk_bytes = walk->chunk_bytes.data();
+  for (size_t i = 0; i < walk->s8_inputs.size(); ++i) walk->s8_inputs[i].chunk = walk->chunk_bytes[i] / elem;
+  walk->s8.outer = outer;
+  walk->s8.num_inputs = walk->s8_inputs.size();
+  walk->s8.inputs = walk->s8_inputs.data();
+}
+
+// INT8: fills the requantization parameters (the walk's s8 part, chunks aside) when some input's
+// parameters differ from the output's.
+Status PrepareInt8(const OpNode* node, ConcatState* state) {
   bool any_quant = !node->outputs[0]->quant.empty() || node->outputs[0]->dtype == DataType::kInt16;
   for (const Tensor* t : node->inputs) any_quant = any_quant || !t->quant.empty();
   if (!any_quant) return Status::Ok();  // plain int8 integers: bytes
@@ -50,20 +75,18 @@ Status PrepareInt8(const OpNode* node, size_t inner_elements, int axis, ConcatSt
     ActivationQuant q;
     NPURT_RETURN_IF_ERROR(GetActivationQuant("Concat", *t, role, &q));
     S8ConcatInput in;
-    in.chunk = static_cast<size_t>(t->shape[axis]) * inner_elements;
     in.scale = q.scale;
     in.zero_point = q.zero_point;
     in.copy = q == out_q;
     state->requantize = state->requantize || !in.copy;
-    state->s8_inputs.push_back(in);
+    state->walk.s8_inputs.push_back(in);
   }
   state->s8_data.resize(node->inputs.size());
   state->s16_data.resize(node->inputs.size());
-  state->s8.outer = state->params.outer;
-  state->s8.num_inputs = state->s8_inputs.size();
-  state->s8.inputs = state->s8_inputs.data();
-  state->s8.out_scale = out_q.scale;
-  state->s8.out_zero_point = out_q.zero_point;
+  state->walk.s8.out_scale = out_q.scale;
+  state->walk.s8.out_zero_point = out_q.zero_point;
+  state->nhwc_walk.s8_inputs = state->walk.s8_inputs;
+  state->nhwc_walk.s8 = state->walk.s8;
   return Status::Ok();
 }
 
@@ -113,27 +136,27 @@ Status ConcatPrepare(OpNode* node) {
   NPURT_RETURN_IF_ERROR(node->attrs.GetInt("axis", 0, &axis_attr));
   int axis = 0;
   NPURT_RETURN_IF_ERROR(NormalizeAxis("Concat", axis_attr, first->rank(), &axis));
-
-  size_t outer = 1;
-  for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(out_shape[d]);
-  size_t inner = DataTypeSize(first->dtype);
-  for (size_t d = static_cast<size_t>(axis) + 1; d < out_shape.size(); ++d) inner *= static_cast<size_t>(out_shape[d]);
+  std::vector<int64_t> axis_lengths;
+  for (const Tensor* t : node->inputs) axis_lengths.push_back(t->shape[axis]);
 
   auto state = std::make_unique<ConcatState>();
-  for (const Tensor* t : node->inputs) state->chunk_bytes.push_back(static_cast<size_t>(t->shape[axis]) * inner);
   state->input_data.resize(node->inputs.size());
-  state->params.outer = outer;
-  state->params.num_inputs = node->inputs.size();
-  state->params.chunk_bytes = state->chunk_bytes.data();
-  if (IsQuantizedActivationType(first->dtype)) {
-    NPURT_RETURN_IF_ERROR(PrepareInt8(node, inner / DataTypeSize(first->dtype), axis, state.get()));
+  if (IsQuantizedActivationType(first->dtype)) NPURT_RETURN_IF_ERROR(PrepareInt8(node, state.get()));
+  PrepareWalk(*node, out_shape, axis, axis_lengths, &state->walk);
+  if (out_shape.size() == 4) {
+    // Channels-last: the same join over (N, H, W, C), where the logical axis d lies at position kPosition[d].
+    constexpr int kPosition[4] = {0, 3, 1, 2};
+    const Shape nhwc = {out_shape[0], out_shape[2], out_shape[3], out_shape[1]};
+    PrepareWalk(*node, nhwc, kPosition[axis], axis_lengths, &state->nhwc_walk);
+    node->layout_tied = true;
   }
   if (state->requantize && first->dtype == DataType::kInt8 && ActiveCpuTarget() != CpuTarget::kRef) {
-    state->table_storage.resize(256 * state->s8_inputs.size());
-    for (size_t i = 0; i < state->s8_inputs.size(); ++i) {
+    const std::vector<S8ConcatInput>& inputs = state->walk.s8_inputs;
+    state->table_storage.resize(256 * inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
       int8_t* table = state->table_storage.data() + 256 * i;
-      if (!state->s8_inputs[i].copy) BuildConcatRequantizeTable(state->s8, state->s8_inputs[i], table);
-      state->tables.push_back(state->s8_inputs[i].copy ? nullptr : table);
+      if (!inputs[i].copy) BuildConcatRequantizeTable(state->walk.s8, inputs[i], table);
+      state->tables.push_back(inputs[i].copy ? nullptr : table);
     }
     node->kernel = "s8_concat__tables";
   }
@@ -144,22 +167,23 @@ Status ConcatPrepare(OpNode* node) {
 Status ConcatEval(OpNode* node) {
   ConcatState* state = node->state_as<ConcatState>();
   if (node->outputs[0]->num_elements() == 0) return Status::Ok();
+  const ConcatWalk& walk = node->outputs[0]->channels_last ? state->nhwc_walk : state->walk;
   for (size_t i = 0; i < node->inputs.size(); ++i) state->input_data[i] = node->inputs[i]->data;
   if (state->requantize && node->outputs[0]->dtype == DataType::kInt16) {
     for (size_t i = 0; i < node->inputs.size(); ++i) state->s16_data[i] = node->inputs[i]->as<int16_t>();
-    s16_concat__ref(state->s8, state->s16_data.data(), node->outputs[0]->as<int16_t>());
+    s16_concat__ref(walk.s8, state->s16_data.data(), node->outputs[0]->as<int16_t>());
     return Status::Ok();
   }
   if (state->requantize) {
     for (size_t i = 0; i < node->inputs.size(); ++i) state->s8_data[i] = node->inputs[i]->as<int8_t>();
     if (!state->tables.empty()) {
-      s8_concat__tables(state->s8, state->tables.data(), state->s8_data.data(), node->outputs[0]->as<int8_t>());
+      s8_concat__tables(walk.s8, state->tables.data(), state->s8_data.data(), node->outputs[0]->as<int8_t>());
       return Status::Ok();
     }
-    s8_concat__ref(state->s8, state->s8_data.data(), node->outputs[0]->as<int8_t>());
+    s8_concat__ref(walk.s8, state->s8_data.data(), node->outputs[0]->as<int8_t>());
     return Status::Ok();
   }
-  concat__ref(state->params, state->input_data.data(), node->outputs[0]->data);
+  concat__ref(walk.params, state->input_data.data(), node->outputs[0]->data);
   return Status::Ok();
 }
 

@@ -62,9 +62,15 @@ struct OpNode {
   // Layouts (runtime/core/layout_pass.h), declared by prepare: `channels_last_io` -- eval takes
   // input 0 and writes output 0 in whichever layout their Tensor::channels_last says (the NHWC
   // kernels); `layout_agnostic` -- an elementwise op whose operands of the output's size may all be
-  // channels-last together (other operands are single values).
+  // channels-last together (other operands are single values or read the same in either layout,
+  // e.g. a per-channel (1, C, 1, 1) scale; eval then walks the channels-last order).
   bool channels_last_io = false;
   bool layout_agnostic = false;
+  // Every operand in one layout, whichever it is (Concat: eval reads the channels-last order then).
+  bool layout_tied = false;
+  // The kernel eval runs when input 0 ends up channels-last, if that differs from `kernel` (the
+  // layout pass, which runs after prepare, puts it into `kernel`).
+  const char* channels_last_kernel = nullptr;
   // False when the constants live in application memory (RKNN_FLAG_MEM_ALLOC_OUTSIDE,
   // rknn_set_weight_mem) that may be absent at prepare and may change between runs:
   // then no kernel may pack them in prepare; eval reads them in place.

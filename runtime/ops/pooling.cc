@@ -13,6 +13,7 @@
 
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/portable/global_pool_nhwc.h"
 #include "runtime/kernels/portable/max_pool_nhwc.h"
 #include "runtime/kernels/ref/layout.h"
 #include "runtime/kernels/ref/pooling.h"
@@ -295,6 +296,9 @@ Status GlobalPoolPrepare(OpNode* node) {
     p.out_scale = out.scale;
     p.out_zero_point = out.zero_point;
   }
+  // A channels-last input reduces in place (global_pool_nhwc.h); the (N, C, 1, 1) output has one layout.
+  node->channels_last_io = x->rank() == 4;
+  node->channels_last_kernel = "global_pool__nhwc";
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -305,6 +309,19 @@ Status GlobalPoolEval(OpNode* node) {
   const Tensor* x = node->inputs[0];
   const int64_t planes = x->shape[0] * x->shape[1], plane_size = x->num_elements() / planes;
   const size_t elem = DataTypeSize(x->dtype);
+  if (x->channels_last) {
+    ParallelFor(planes, ThreadsFor(*node, x->num_elements()), [&](int64_t begin, int64_t end) {
+      const WorkRange range{begin, end};
+      if (IsQuantizedActivationType(x->dtype)) {
+        quantized_global_pool__nhwc(node->state_as<GlobalPoolState>()->s8, x->shape[1], x->dtype, x->data,
+                                    node->outputs[0]->data, range);
+      } else {
+        f32_global_pool__nhwc(kKind, x->shape[1], planes, plane_size, x->as<float>(), node->outputs[0]->as<float>(),
+                              range);
+      }
+    });
+    return Status::Ok();
+  }
   ParallelFor(planes, ThreadsFor(*node, x->num_elements()), [&](int64_t begin, int64_t end) {
     const uint8_t* in = x->as<uint8_t>() + static_cast<size_t>(begin * plane_size) * elem;
     uint8_t* out = node->outputs[0]->as<uint8_t>() + static_cast<size_t>(begin) * elem;

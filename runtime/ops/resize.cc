@@ -54,7 +54,38 @@ struct ResizeState : OpState {
   // (empty when the input and output parameters are the same).
   bool by_rows = false;
   std::vector<int8_t> requantize;
+  // The row kernel on rank-4 tensors in either layout: nearest[x channels-last][y channels-last] walks
+  // the output in its own order (N, H, W, C when channels-last) and reads the input with its layout's strides.
+  struct LayoutWalk {
+    int64_t out_shape[4];
+    int64_t in_strides[4];
+    const int64_t* index0[4];
+    ResizeParams params;
+  };
+  LayoutWalk nearest[2][2];
 };
+
+// Fills state->nearest from the NCHW tables (index0 per logical dim).
+void PrepareLayoutWalks(const Shape& in_shape, ResizeState* state) {
+  const int64_t c = in_shape[1], h = in_shape[2], w = in_shape[3];
+  const int64_t nchw_strides[4] = {c * h * w, h * w, w, 1};
+  const int64_t nhwc_strides[4] = {h * w * c, 1, w * c, c};  // per logical dim (N, C, H, W)
+  for (int x_last = 0; x_last < 2; ++x_last) {
+    for (int y_last = 0; y_last < 2; ++y_last) {
+      ResizeState::LayoutWalk& walk = state->nearest[x_last][y_last];
+      const int order[4] = {0, y_last ? 2 : 1, y_last ? 3 : 2, y_last ? 1 : 3};  // output dim k is logical dim order[k]
+      for (int k = 0; k < 4; ++k) {
+        walk.out_shape[k] = state->out_shape[order[k]];
+        walk.in_strides[k] = (x_last ? nhwc_strides : nchw_strides)[order[k]];
+        walk.index0[k] = state->index0[order[k]].data();
+      }
+      walk.params = state->params;
+      walk.params.out_shape = walk.out_shape;
+      walk.params.in_strides = walk.in_strides;
+      walk.params.index0 = walk.index0;
+    }
+  }
+}
 
 // A 0-element tensor stands for an omitted input.
 const Tensor* PresentInput(const std::vector<const Tensor*>& inputs, size_t i) {
@@ -305,6 +336,10 @@ Status ResizePrepare(OpNode* node) {
       state->requantize.resize(256);
       BuildResizeRequantizeTable(q, state->requantize.data());
     }
+    if (rank == 4) {
+      PrepareLayoutWalks(x->shape, state.get());
+      node->channels_last_io = true;
+    }
   }
   node->state = std::move(state);
   return Status::Ok();
@@ -313,18 +348,19 @@ Status ResizePrepare(OpNode* node) {
 Status ResizeEval(OpNode* node) {
   const ResizeState* state = node->state_as<ResizeState>();
   if (state->by_rows) {
-    const int64_t rows = ResizeOutputRows(state->params);
+    const Tensor* x = node->inputs[0];
+    const Tensor* y = node->outputs[0];
+    const ResizeParams& params =
+        node->channels_last_io ? state->nearest[x->channels_last][y->channels_last].params : state->params;
+    const int64_t rows = ResizeOutputRows(params);
     const int8_t* table = state->requantize.empty() ? nullptr : state->requantize.data();
-    ParallelFor(rows, ThreadsFor(*node, node->outputs[0]->num_elements() * 4), [&](int64_t begin, int64_t end) {
-      if (node->outputs[0]->dtype == DataType::kInt8) {
-        s8_resize_nearest__rows(state->params, table, node->inputs[0]->as<int8_t>(), node->outputs[0]->as<int8_t>(),
-                                WorkRange{begin, end});
-      } else if (node->outputs[0]->dtype == DataType::kInt16) {
-        s16_resize_nearest__rows(state->params, node->inputs[0]->as<int16_t>(), node->outputs[0]->as<int16_t>(),
-                                 WorkRange{begin, end});
+    ParallelFor(rows, ThreadsFor(*node, y->num_elements() * 4), [&](int64_t begin, int64_t end) {
+      if (y->dtype == DataType::kInt8) {
+        s8_resize_nearest__rows(params, table, x->as<int8_t>(), y->as<int8_t>(), WorkRange{begin, end});
+      } else if (y->dtype == DataType::kInt16) {
+        s16_resize_nearest__rows(params, x->as<int16_t>(), y->as<int16_t>(), WorkRange{begin, end});
       } else {
-        f32_resize_nearest__rows(state->params, node->inputs[0]->as<float>(), node->outputs[0]->as<float>(),
-                                 WorkRange{begin, end});
+        f32_resize_nearest__rows(params, x->as<float>(), y->as<float>(), WorkRange{begin, end});
       }
     });
     return Status::Ok();

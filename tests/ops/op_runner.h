@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/kernels/ref/layout.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -58,6 +59,13 @@ class OpRunner {
     output_quant_[i] = std::move(quant);
   }
 
+  // Stores the given rank-4 inputs and output 0 channels-last for eval (Tensor::channels_last, as the
+  // context's layout pass would after prepare): tests still give and read values in the ONNX order.
+  void SetChannelsLast(std::vector<bool> inputs, bool output) {
+    channels_last_inputs_ = std::move(inputs);
+    channels_last_output_ = output;
+  }
+
   // Infers shapes, allocates outputs, prepares and evaluates once.
   Status Run(int num_outputs = 1) {
     if (def_ == nullptr) return Status(StatusCode::kModelInvalid, "unknown op");
@@ -98,7 +106,13 @@ class OpRunner {
     scratch_.assign(node_.scratch_bytes + 64, 0);
     node_.scratch = node_.scratch_bytes == 0 ? nullptr
                                              : scratch_.data() + (64 - reinterpret_cast<uintptr_t>(scratch_.data()) % 64);
-    return def_->eval(&node_);
+    for (size_t i = 0; i < channels_last_inputs_.size() && i < inputs_.size(); ++i) {
+      if (channels_last_inputs_[i] && inputs_[i] != nullptr) Relayout(inputs_[i].get(), true);
+    }
+    if (channels_last_output_) outputs_[0]->channels_last = true;
+    NPURT_RETURN_IF_ERROR(def_->eval(&node_));
+    if (channels_last_output_) Relayout(outputs_[0].get(), false);
+    return Status::Ok();
   }
 
   const Tensor& output(size_t i = 0) const { return *outputs_[i]; }
@@ -113,6 +127,19 @@ class OpRunner {
   Shape OutputShape(size_t i = 0) const { return outputs_[i]->shape; }
 
  private:
+  // A rank-4 tensor's bytes to channels-last (flagged) or back to NCHW (flag cleared).
+  void Relayout(Tensor* t, bool to_last) {
+    if (t->rank() != 4) return;
+    std::vector<uint8_t> copy(static_cast<const uint8_t*>(t->data), static_cast<const uint8_t*>(t->data) + t->bytes);
+    const int64_t spatial = t->shape[2] * t->shape[3];
+    if (to_last) {
+      nchw_to_nhwc(copy.data(), t->data, t->shape[0], t->shape[1], spatial, DataTypeSize(t->dtype));
+    } else {
+      nhwc_to_nchw(copy.data(), t->data, t->shape[0], t->shape[1], spatial, DataTypeSize(t->dtype));
+    }
+    t->channels_last = to_last;
+  }
+
   const OpDef* def_;
   Attributes attrs_;
   std::vector<std::unique_ptr<Tensor>> inputs_;
@@ -121,6 +148,8 @@ class OpRunner {
   std::vector<QuantInfo> output_quant_;
   std::vector<std::vector<uint8_t>> storage_;
   std::vector<uint8_t> scratch_;
+  std::vector<bool> channels_last_inputs_;
+  bool channels_last_output_ = false;
   OpNode node_;
 };
 

@@ -13,6 +13,9 @@ void NearestRows(const ResizeParams& p, const T* input, T* output, WorkRange ran
   const int64_t* column = p.index0[last];
   const int64_t column_stride = p.in_strides[last];
   const int64_t rows = ResizeOutputRows(p);
+  // A row read whole (the channels of a channels-last pixel): a contiguous map instead of a gather.
+  bool contiguous = column_stride == 1;
+  for (int64_t i = 0; contiguous && i < width; ++i) contiguous = column[i] == i;
   int64_t previous_base = -1;
   for (int64_t r = range.Begin(rows), end = range.End(rows); r < end; ++r) {
     int64_t base = 0;
@@ -26,7 +29,11 @@ void NearestRows(const ResizeParams& p, const T* input, T* output, WorkRange ran
       continue;
     }
     const T* in = input + base;
-    for (int64_t i = 0; i < width; ++i) out[i] = map(in[column[i] * column_stride]);
+    if (contiguous) {
+      for (int64_t i = 0; i < width; ++i) out[i] = map(in[i]);
+    } else {
+      for (int64_t i = 0; i < width; ++i) out[i] = map(in[column[i] * column_stride]);
+    }
     previous_base = base;
   }
 }

@@ -2,7 +2,9 @@
 // every output element through the N-D index tables; this resolves the outer
 // dims once per row, gathers the row through the last dim's table, and copies
 // a row whole when it has the same source as the row before (upsampling makes
-// every other row such a copy). int8 codes go through a 256-entry table built
+// every other row such a copy). The params may walk a channels-last tensor (the
+// output in N, H, W, C order, strides of the input's layout): a row is then one
+// pixel's channels. int8 codes go through a 256-entry table built
 // from the reference itself, so the result is the reference's, bit for bit.
 #pragma once
 

@@ -70,6 +70,9 @@ NPURT_AVX2 inline __m256 Real<float>(const float* p, int64_t n, __m256i, __m256)
   return _mm256_load_ps(part);
 }
 
+// Lane 0 everywhere.
+NPURT_AVX2 inline __m256 Broadcast(__m256 v) { return _mm256_permutevar8x32_ps(v, _mm256_setzero_si256()); }
+
 template <BinaryOp kOp, bool kRelu>
 NPURT_AVX2 inline __m256i Quantized(const Lanes& l, __m256 x, __m256 y) {
   __m256 r = Combine<kOp>(x, y);
@@ -83,9 +86,9 @@ NPURT_AVX2 inline __m256i Quantized(const Lanes& l, __m256 x, __m256 y) {
 // One row segment of n elements; a and b step 0 (broadcast) or 1.
 template <BinaryOp kOp, bool kRelu, typename A, typename B, typename Out>
 NPURT_AVX2 void QuantizedRow(const Lanes& l, const A* a, bool a_step, const B* b, bool b_step, Out* out, int64_t n) {
-  const __m256 a_one = Real(a, 1, l.a_zp, l.a_scale), b_one = Real(b, 1, l.b_zp, l.b_scale);
-  const __m256 x_one = _mm256_permutevar8x32_ps(a_one, _mm256_setzero_si256());  // lane 0 everywhere
-  const __m256 y_one = _mm256_permutevar8x32_ps(b_one, _mm256_setzero_si256());
+  // A broadcast operand's value in every lane (only then: short rows pay for this per row).
+  const __m256 x_one = a_step ? _mm256_setzero_ps() : Broadcast(Real(a, 1, l.a_zp, l.a_scale));
+  const __m256 y_one = b_step ? _mm256_setzero_ps() : Broadcast(Real(b, 1, l.b_zp, l.b_scale));
   for (int64_t i = 0; i < n; i += 8) {
     const int64_t count = n - i;
     const __m256 x = a_step ? Real(a + i, count, l.a_zp, l.a_scale) : x_one;

@@ -29,9 +29,11 @@ void ForEachSegment(const BroadcastPlan& plan, WorkRange range, RowFn&& row) {
   const int64_t rows = plan.rank == 2 ? plan.dims[0] : 1;
   const int64_t a_row = plan.rank == 2 ? plan.strides[0][0] : 0, b_row = plan.rank == 2 ? plan.strides[1][0] : 0;
   const bool a_step = plan.strides[0][last] != 0, b_step = plan.strides[1][last] != 0;
-  const int64_t end = range.End(rows * length);
-  for (int64_t e = range.Begin(rows * length); e < end;) {
-    const int64_t r = e / length, i = e % length;
+  const int64_t begin = range.Begin(rows * length), end = range.End(rows * length);
+  if (begin >= end) return;
+  // One division for the whole range: channels-last per-channel operands make rows as short as C.
+  int64_t r = begin / length, i = begin % length;
+  for (int64_t e = begin; e < end; ++r, i = 0) {
     const int64_t n = std::min(length - i, end - e);
     row(r * a_row + (a_step ? i : 0), a_step, r * b_row + (b_step ? i : 0), b_step, e, n);
     e += n;
