@@ -147,8 +147,6 @@ Status EmitGraph(const Graph& graph_in, const TargetPlatform* platform, flatbuff
     et[outputs[i]].offset = i;
   }
   // Constants go to the weight section; the rest of the intermediates to the arena.
-  GreedyMemoryPlanner planner(kArenaAlignment);
-  std::vector<std::pair<int, int>> planned;  // (ir tensor, planner id)
   for (int i = 0; i < num_ir; ++i) {
     if (!used[i]) continue;
     const IrTensor& t = graph.tensors()[i];
@@ -162,12 +160,44 @@ Status EmitGraph(const Graph& graph_in, const TargetPlatform* platform, flatbuff
       }
       et[i].storage = Storage::kConstant;
       et[i].offset = weights->Add(t);
-    } else if (et[i].storage == Storage::kArena) {
-      if (et[i].first_use < 0) return NPURT_ERROR(kModelInvalid, "tensor '%s' is read but never written", t.name.c_str());
-      planned.emplace_back(i, planner.AddBuffer(et[i].size, et[i].first_use, et[i].last_use));
+    } else if (et[i].storage == Storage::kArena && et[i].first_use < 0) {
+      return NPURT_ERROR(kModelInvalid, "tensor '%s' is read but never written", t.name.c_str());
     }
   }
-  for (auto [ir, id] : planned) et[ir].offset = planner.GetOffset(id);
+  // Views: the output of a Reshape-like node (OpDef::view) between arena tensors is planned on its input's
+  // bytes -- one buffer for the whole chain, live from the first write to the last read -- so the node
+  // copies nothing and the arena holds the value once.
+  std::vector<int> root(num_ir);
+  for (int i = 0; i < num_ir; ++i) root[i] = i;
+  auto find = [&root](int i) {
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
+  for (const IrNode& n : graph.nodes()) {
+    if (!FindOp(n.op_type)->view || n.inputs.empty() || n.inputs[0] < 0 || n.outputs.empty()) continue;
+    const int x = n.inputs[0], y = n.outputs[0];
+    const bool arena = et[x].storage == Storage::kArena && et[y].storage == Storage::kArena &&
+                       !graph.tensors()[x].is_constant && et[x].size == et[y].size;
+    if (arena) root[find(y)] = find(x);
+  }
+  GreedyMemoryPlanner planner(kArenaAlignment);
+  std::vector<int> buffer_of(num_ir, -1);  // per alias root: its planner id
+  for (int i = 0; i < num_ir; ++i) {
+    if (!used[i] || graph.tensors()[i].is_constant || et[i].storage != Storage::kArena) continue;
+    const int r = find(i);
+    if (r != i) {
+      et[r].first_use = std::min(et[r].first_use, et[i].first_use);
+      et[r].last_use = std::max(et[r].last_use, et[i].last_use);
+    }
+  }
+  for (int i = 0; i < num_ir; ++i) {
+    if (!used[i] || graph.tensors()[i].is_constant || et[i].storage != Storage::kArena || find(i) != i) continue;
+    buffer_of[i] = planner.AddBuffer(et[i].size, et[i].first_use, et[i].last_use);
+  }
+  for (int i = 0; i < num_ir; ++i) {
+    if (!used[i] || graph.tensors()[i].is_constant || et[i].storage != Storage::kArena) continue;
+    et[i].offset = planner.GetOffset(buffer_of[find(i)]);
+  }
 
   // Compact tensor indices.
   std::vector<int> index_of(num_ir, -1);

@@ -437,11 +437,36 @@ Status Model::VerifyGraph(const ModelGraph& g) const {
     if (producer[io.tensor] < 0) return NPURT_ERROR(kModelInvalid, "output '%s' is never written", tensors[io.tensor].name.c_str());
   }
   // The plan must never place two simultaneously live arena tensors on the same
-  // bytes, and never asks for more than all of them side by side.
+  // bytes, and never asks for more than all of them side by side. A view op's
+  // output planned exactly on its input's bytes (OpDef::view) is one buffer with
+  // its input, live from the first write to the last read of either.
+  std::vector<int> root(num_tensors);
+  for (int t = 0; t < num_tensors; ++t) root[t] = t;
+  auto find = [&root](int t) {
+    while (root[t] != t) t = root[t] = root[root[t]];
+    return t;
+  };
+  for (const OpDesc& op : ops) {
+    if (!op.def->view || op.inputs.empty() || op.inputs[0] < 0) continue;
+    const TensorDesc& x = tensors[op.inputs[0]];
+    const TensorDesc& y = tensors[op.outputs[0]];
+    if (x.storage == Storage::kArena && y.storage == Storage::kArena && x.offset == y.offset && x.size == y.size) {
+      root[find(op.outputs[0])] = find(op.inputs[0]);
+    }
+  }
+  std::vector<int> buffer_of(num_tensors, -1);
   std::vector<PlannedBuffer> buffers;
   uint64_t unshared = 0;
   for (int t = 0; t < num_tensors; ++t) {
     if (tensors[t].storage != Storage::kArena || producer[t] < 0) continue;
+    int& index = buffer_of[find(t)];
+    if (index >= 0) {
+      PlannedBuffer& b = buffers[static_cast<size_t>(index)];
+      b.first_use = std::min(b.first_use, producer[t]);
+      b.last_use = std::max(b.last_use, last_use[t]);
+      continue;
+    }
+    index = static_cast<int>(buffers.size());
     PlannedBuffer b;
     b.offset = tensors[t].offset;
     b.size = tensors[t].size;

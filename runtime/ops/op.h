@@ -100,6 +100,9 @@ struct OpDef {
   InferFn infer;
   PrepareFn prepare;  // may be nullptr
   EvalFn eval;
+  // Output 0 holds input 0's bytes unchanged (Reshape, Flatten, Squeeze, Unsqueeze, Identity): the
+  // compiler may plan both on the same arena bytes, and eval then has nothing to copy.
+  bool view = false;
 };
 
 // Every op listed in ops.def, in that order.

@@ -183,10 +183,10 @@ Status CopyEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpReshape = {"Reshape", 1, 2, 1, 1, ReshapeInfer, CopyPrepare, CopyEval};
-extern const OpDef kOpFlatten = {"Flatten", 1, 1, 1, 1, FlattenInfer, CopyPrepare, CopyEval};
-extern const OpDef kOpSqueeze = {"Squeeze", 1, 2, 1, 1, SqueezeInfer, CopyPrepare, CopyEval};
-extern const OpDef kOpUnsqueeze = {"Unsqueeze", 1, 2, 1, 1, UnsqueezeInfer, CopyPrepare, CopyEval};
-extern const OpDef kOpIdentity = {"Identity", 1, 1, 1, 1, IdentityInfer, CopyPrepare, CopyEval};
+extern const OpDef kOpReshape = {"Reshape", 1, 2, 1, 1, ReshapeInfer, CopyPrepare, CopyEval, /*view=*/true};
+extern const OpDef kOpFlatten = {"Flatten", 1, 1, 1, 1, FlattenInfer, CopyPrepare, CopyEval, /*view=*/true};
+extern const OpDef kOpSqueeze = {"Squeeze", 1, 2, 1, 1, SqueezeInfer, CopyPrepare, CopyEval, /*view=*/true};
+extern const OpDef kOpUnsqueeze = {"Unsqueeze", 1, 2, 1, 1, UnsqueezeInfer, CopyPrepare, CopyEval, /*view=*/true};
+extern const OpDef kOpIdentity = {"Identity", 1, 1, 1, 1, IdentityInfer, CopyPrepare, CopyEval, /*view=*/true};
 
 }  // namespace npurt

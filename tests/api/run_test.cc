@@ -86,6 +86,26 @@ TEST_F(RunTest, FailedRunDoesNotCountAsAFrame) {
   EXPECT_EQ(ext.frame_id, 1u);
 }
 
+TEST(ViewTest, ViewsOnSharedBytesComputeAndRerun) {
+  // y = 2 * relu(x) through Flatten and Reshape planned on their inputs' bytes (ViewChainGraph).
+  const std::vector<uint8_t> model = npurt::testing::EmitOrDie(npurt::testing::ViewChainGraph());
+  rknn_context ctx = 0;
+  ASSERT_EQ(InitFromBytes(&ctx, model), RKNN_SUCC);
+  for (float sign : {1.0f, -1.0f}) {
+    std::vector<float> x(16);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = sign * (static_cast<float>(i) - 5.5f);
+    rknn_input in = MakeInput(x.data(), 64, RKNN_TENSOR_FLOAT32, RKNN_TENSOR_NCHW);
+    ASSERT_EQ(rknn_inputs_set(ctx, 1, &in), RKNN_SUCC);
+    ASSERT_EQ(rknn_run(ctx, nullptr), RKNN_SUCC);
+    std::vector<std::vector<float>> y;
+    ASSERT_EQ(GetAllFloatOutputs(ctx, 1, &y), RKNN_SUCC);
+    std::vector<float> want(16);
+    for (size_t i = 0; i < x.size(); ++i) want[i] = x[i] > 0 ? 2 * x[i] : 0.0f;
+    EXPECT_EQ(y[0], want);
+  }
+  EXPECT_EQ(rknn_destroy(ctx), RKNN_SUCC);
+}
+
 TEST_F(RunTest, SetCoreMask) {
   const rknn_core_mask good[] = {RKNN_NPU_CORE_AUTO, RKNN_NPU_CORE_0,     RKNN_NPU_CORE_1,  RKNN_NPU_CORE_2,
                                  RKNN_NPU_CORE_0_1,  RKNN_NPU_CORE_0_1_2, RKNN_NPU_CORE_ALL};

@@ -33,6 +33,20 @@ compiler::Graph ConvReluPoolGraph(int64_t h, int64_t w_size) {
   return g;
 }
 
+compiler::Graph ViewChainGraph() {
+  compiler::Graph g;
+  const int x = g.AddTensor("x", {1, 4, 2, 2}, DataType::kFloat32);
+  g.AddInput(x);
+  const int a = g.AddNode("Relu", {x}, {}, 1, "a");
+  const int f = g.AddNode("Flatten", {a}, {}, 1, "f");
+  const int b = g.AddNode("Relu", {f}, {}, 1, "b");
+  const int r = g.AddNode("Reshape", {b, g.AddInt64Constant("shape", {4}, {1, 4, 2, 2})}, {}, 1, "r");
+  const int y = g.AddNode("Add", {a, r}, {}, 1, "sum");
+  g.tensors()[y].name = "y";
+  g.AddOutput(y);
+  return g;
+}
+
 compiler::Graph AddMulGraph() {
   compiler::Graph g;
   const int a = g.AddTensor("a", {2, 3}, DataType::kFloat32);

@@ -27,6 +27,10 @@ std::vector<uint8_t> DynamicConvReluPoolModel();
 // a[2,3] + b[2,3] -> sum[2,3]; sum * a -> prod[2,3]. Two inputs, two outputs.
 compiler::Graph AddMulGraph();
 
+// x[1,4,2,2] -> Relu a -> Flatten f -> Relu b -> Reshape r (back to [1,4,2,2]) -> Add(a, r) -> y:
+// y = 2 * relu(x), with views (Flatten, Reshape) planned on their inputs' bytes and `a` read after its view.
+compiler::Graph ViewChainGraph();
+
 // ConvReluPoolGraph quantized to int8 without calibration, from hand-set ranges
 // that cover the API tests' inputs (x in [0, 255]: scale 1, zero point -128,
 // so uint8 images are exact codes), emitted for rk3588.

@@ -1,6 +1,9 @@
 // The emitter's storage assignment and memory plan.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "runtime/core/model.h"
 #include "runtime/ops/op.h"
 #include "tests/common/test_models.h"
@@ -33,6 +36,34 @@ TEST(Emitter, ChainReusesArena) {
   const auto file = testing::EmitOrDie(g);
   ASSERT_TRUE(Model::Load(file.data(), file.size(), &m).ok());
   EXPECT_EQ(m->arena_size(), 2u * 4096u);
+}
+
+TEST(Emitter, ViewsShareTheirInputsBytes) {
+  std::shared_ptr<const Model> m;
+  const auto file = testing::EmitOrDie(testing::ViewChainGraph());
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &m).ok());
+  std::map<std::string, uint64_t> offset;
+  for (const TensorDesc& t : m->tensors()) offset[t.name] = t.offset;
+  EXPECT_EQ(offset.at("f:out"), offset.at("a:out"));
+  EXPECT_EQ(offset.at("r:out"), offset.at("b:out"));
+  // a (with its view f) is live until the Add, beside b (with its view r): two buffers of 64 bytes.
+  EXPECT_NE(offset.at("a:out"), offset.at("b:out"));
+  EXPECT_EQ(m->arena_size(), 128u);
+}
+
+TEST(Emitter, ViewOfAGraphInputIsACopy) {
+  compiler::Graph g;
+  const int x = g.AddTensor("x", {2, 3}, DataType::kFloat32);
+  g.AddInput(x);
+  const int f = g.AddNode("Flatten", {x}, {}, 1, "f");
+  g.AddOutput(g.AddNode("Relu", {f}, {}, 1, "relu"));
+  std::shared_ptr<const Model> m;
+  const auto file = testing::EmitOrDie(g);
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &m).ok());
+  for (const TensorDesc& t : m->tensors()) {
+    if (t.name == "f:out") EXPECT_EQ(t.storage, Storage::kArena);
+  }
+  EXPECT_EQ(m->arena_size(), 64u);
 }
 
 TEST(Emitter, InputUsedDirectlyAsOutputGetsACopy) {

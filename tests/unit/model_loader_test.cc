@@ -112,6 +112,16 @@ TEST(ModelLoader, RejectsOverlappingPlan) {
                 "overlap");
 }
 
+TEST(ModelLoader, AcceptsViewsOnTheirInputsBytesOnly) {
+  const compiler::Graph g = testing::ViewChainGraph();
+  ASSERT_TRUE(LoadAndPrepare(testing::EmitOrDie(g)).ok());
+  // A view placed elsewhere on live bytes, or a computing op placed on its input's bytes, is an overlap.
+  ExpectInvalid(Mutated([](fb::Model* m) { TensorNamed(m, "r:out")->mutate_offset(TensorNamed(m, "a:out")->offset()); }, g),
+                "overlap");
+  ExpectInvalid(Mutated([](fb::Model* m) { TensorNamed(m, "b:out")->mutate_offset(TensorNamed(m, "f:out")->offset()); }, g),
+                "overlap");
+}
+
 TEST(ModelLoader, RejectsArenaSmallerThanPlan) {
   ExpectInvalid(Mutated([](fb::Model* m) { m->mutable_plan()->mutate_arena_size(64); }), "arena");
 }
