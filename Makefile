@@ -3,11 +3,12 @@ BUILD_DIR   ?= build
 ASAN_DIR    ?= build-asan
 TSAN_DIR    ?= build-tsan
 FUZZ_DIR    ?= build-fuzz
+ARM_DIR     ?= build-aarch64
 FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build demo test check test-sanitize test-tsan fuzz install clean
+.PHONY: all setup build demo test check test-sanitize test-tsan test-arm fuzz install clean
 
 all: build
 
@@ -37,7 +38,7 @@ demo: build
 
 # Every test: the Release suite, the same suite under ASan+UBSan, the threaded
 # tests under ThreadSanitizer, and the model-loader fuzzer for FUZZ_SECONDS.
-test: check test-sanitize test-tsan fuzz
+test: check test-sanitize test-tsan test-arm fuzz
 
 check: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -60,6 +61,17 @@ test-tsan: setup
 	cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'
 
+# The runtime cross-built for 64-bit ARM boards (Debian's g++-aarch64-linux-gnu) and checked under
+# qemu-aarch64: every operator test, the board-style C programs on the fixture models the build
+# machine writes (tests/cross). What an ARM board runs: the reference and portable kernels.
+test-arm: build
+	mkdir -p $(ARM_DIR)/models
+	$(BUILD_DIR)/tests/npurt_make_test_models $(ARM_DIR)/models
+	cmake -S . -B $(ARM_DIR) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DNPURT_BUILD_COMPILER=OFF -DNPURT_ARM_TEST_MODEL_DIR=$(abspath $(ARM_DIR))/models
+	cmake --build $(ARM_DIR) -j $(JOBS)
+	cd $(ARM_DIR) && ctest --output-on-failure -j $(JOBS)
+
 fuzz: setup
 	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
 	  -DCMAKE_CXX_COMPILER=clang++ -DNPURT_BUILD_FUZZERS=ON -DNPURT_BUILD_TOOLS=OFF
@@ -78,7 +90,7 @@ install: build
 	cmake --install $(BUILD_DIR)
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(FUZZ_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(FUZZ_DIR) $(ARM_DIR)
 
 # Speed side by side (not part of `make test`): npurt, ONNX Runtime, PyTorch and OpenCV DNN on five models
 # at 1 and 2 threads, int8 and float; writes docs/benchmarks.md and docs/benchmarks.svg (bench/speed/README.md).

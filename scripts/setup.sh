@@ -13,6 +13,7 @@ APT_PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler  # the ONNX importer
   libyaml-cpp-dev                                # `npurt convert --config FILE.yml`
   libdnnl-dev                                    # oneDNN: the x86 int8 and fp32 convolution kernels
+  g++-aarch64-linux-gnu qemu-user                # make test-arm: the runtime cross-built for ARM, run emulated
   libonnx-testdata                               # ONNX operator conformance models
   opencv-doc fonts-dejavu-core espeak-ng sox     # real test inputs: sample images, rendered text, speech
   dataset-fashion-mnist zlib1g-dev               # bench/fashion_mnist: int8 accuracy on a real task

@@ -13,7 +13,7 @@ CpuTarget DetectedCpuTarget() {
 #if defined(__x86_64__) || defined(__i386__)
   static const CpuTarget detected = [] {
     __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return CpuTarget::kRef;
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return CpuTarget::kPortable;
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
         !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512vl")) {
       return CpuTarget::kAvx2;
@@ -22,13 +22,14 @@ CpuTarget DetectedCpuTarget() {
   }();
   return detected;
 #else
-  return CpuTarget::kRef;
+  return CpuTarget::kPortable;
 #endif
 }
 
 const char* CpuTargetName(CpuTarget target) {
   switch (target) {
     case CpuTarget::kRef: return "ref";
+    case CpuTarget::kPortable: return "portable";
     case CpuTarget::kAvx2: return "avx2";
     case CpuTarget::kAvx512: return "avx512";
     case CpuTarget::kAvx512Vnni: return "avx512_vnni";
@@ -37,7 +38,8 @@ const char* CpuTargetName(CpuTarget target) {
 }
 
 bool ParseCpuTarget(const char* name, CpuTarget* out) {
-  for (CpuTarget t : {CpuTarget::kRef, CpuTarget::kAvx2, CpuTarget::kAvx512, CpuTarget::kAvx512Vnni}) {
+  for (CpuTarget t : {CpuTarget::kRef, CpuTarget::kPortable, CpuTarget::kAvx2, CpuTarget::kAvx512,
+                      CpuTarget::kAvx512Vnni}) {
     if (std::strcmp(name, CpuTargetName(t)) == 0) {
       *out = t;
       return true;
@@ -60,7 +62,7 @@ CpuTarget ActiveCpuTarget() {
     if (env == nullptr || *env == '\0') return detected;
     CpuTarget cap = detected;
     if (!ParseCpuTarget(env, &cap)) {
-      NPURT_LOG(kWarning, "NPURT_CPU_TARGET='%s' is not one of ref, avx2, avx512, avx512_vnni; using %s", env,
+      NPURT_LOG(kWarning, "NPURT_CPU_TARGET='%s' is not one of ref, portable, avx2, avx512, avx512_vnni; using %s", env,
                 CpuTargetName(detected));
       return detected;
     }

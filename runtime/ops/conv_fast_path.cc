@@ -22,11 +22,13 @@ namespace npurt {
 class OnednnConv {};
 #endif
 
+#if NPURT_HAVE_ONEDNN
 namespace {
 
 size_t RoundUp64(size_t bytes) { return (bytes + 63) & ~size_t{63}; }
 
 }  // namespace
+#endif
 
 ConvFastPath::ConvFastPath() = default;
 ConvFastPath::~ConvFastPath() = default;

@@ -17,11 +17,13 @@ namespace npurt {
 class OnednnMatMul {};
 #endif
 
+#if NPURT_HAVE_ONEDNN
 namespace {
 
 size_t RoundUp64(size_t bytes) { return (bytes + 63) & ~size_t{63}; }
 
 }  // namespace
+#endif
 
 GemmFastPath::GemmFastPath() = default;
 GemmFastPath::~GemmFastPath() = default;

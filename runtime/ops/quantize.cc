@@ -32,11 +32,13 @@ void ChoosePerTensorKernel(OpNode* node, DataType quantized_type, QuantizeState*
 #endif
 }
 
+#if NPURT_HAVE_X86_KERNELS
 // The zero point of a per-tensor conversion (int8 or int16 storage; 0 when absent).
 int32_t ZeroPointOf(const Tensor* zp) {
   if (zp == nullptr) return 0;
   return zp->dtype == DataType::kInt16 ? zp->as<int16_t>()[0] : zp->as<int8_t>()[0];
 }
+#endif
 
 bool PerTensor(const Tensor& scale) { return scale.num_elements() == 1 && scale.rank() <= 1; }
 

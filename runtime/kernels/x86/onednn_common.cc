@@ -15,6 +15,7 @@ namespace {
 dnnl::cpu_isa IsaFor(CpuTarget target) {
   switch (target) {
     case CpuTarget::kRef:
+    case CpuTarget::kPortable:
     case CpuTarget::kAvx2: return dnnl::cpu_isa::avx2;
     case CpuTarget::kAvx512: return dnnl::cpu_isa::avx512_core;
     case CpuTarget::kAvx512Vnni: return dnnl::cpu_isa::avx512_core_vnni;
