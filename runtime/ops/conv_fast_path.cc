@@ -181,6 +181,18 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
   ConvParams sums = p;  // the activation applies after the bias, in the requantization
   sums.activation = FusedActivationParams();
   if (!OnednnConv::Supports(sums, false)) return Status::Ok();
+  const bool subsample = !transposed && p.kernel[1] == 1 && p.kernel[2] == 1 && p.pad_begin[1] == 0 &&
+                         p.pad_begin[2] == 0 && (p.stride[1] > 1 || p.stride[2] > 1) &&
+                         (p.out[1] - 1) * p.stride[1] < p.in[1] && (p.out[2] - 1) * p.stride[2] < p.in[2];
+  if (subsample) {
+    subsample_in_w_ = p.in[2];
+    subsample_out_w_ = p.out[2];
+    subsample_stride_h_ = p.stride[1];
+    subsample_stride_w_ = p.stride[2];
+    sums.in[1] = p.out[1];
+    sums.in[2] = p.out[2];
+    sums.stride[1] = sums.stride[2] = 1;
+  }
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
   const Tensor& w = *node->inputs[1];
@@ -215,7 +227,7 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
   slot_bytes_ = band_input_bytes_ + band_sums_bytes_ + RoundUp64(conv->scratch_bytes_per_slice());
   slots_ = threads;
   node->scratch_bytes = input_bytes_ + output_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
-  node->kernel = "onednn_f32sum:" + conv->implementation();
+  node->kernel = std::string(subsample ? "onednn_f32sum_subsampled:" : "onednn_f32sum:") + conv->implementation();
   node->channels_last_io = true;
   quant_ = quant;
   activation_ = p.activation;
@@ -262,8 +274,20 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
         const int64_t n = i / conv_->slices();
         const int slice = static_cast<int>(i % conv_->slices());
         const OnednnConv::BandSpan span = conv_->band(n, slice);
-        codes_to_float__avx2(codes + static_cast<size_t>(span.input_offset) * in_elem, x.dtype,
-                             quant_.input_zero_point, band_input, WorkRange{0, span.input_elements});
+        if (subsample_in_w_ > 0) {
+          // Output pixel q of the image reads input pixel (q / oW * sH, q % oW * sW).
+          const int64_t out_w = subsample_out_w_, first = span.output_offset / out_channels - n * out_spatial;
+          const uint8_t* image = codes + static_cast<size_t>(n * in_spatial * in_channels) * in_elem;
+          for (int64_t q = first, end = first + span.output_elements / out_channels; q < end; ++q) {
+            const int64_t pixel = q / out_w * subsample_stride_h_ * subsample_in_w_ + q % out_w * subsample_stride_w_;
+            codes_to_float__avx2(image + static_cast<size_t>(pixel * in_channels) * in_elem, x.dtype,
+                                 quant_.input_zero_point, band_input + (q - first) * in_channels,
+                                 WorkRange{0, in_channels});
+          }
+        } else {
+          codes_to_float__avx2(codes + static_cast<size_t>(span.input_offset) * in_elem, x.dtype,
+                               quant_.input_zero_point, band_input, WorkRange{0, span.input_elements});
+        }
         if (!conv_->RunBand(n, slice, band_input, band_sums, library_scratch).ok()) {
           failed.store(true, std::memory_order_relaxed);
           continue;

@@ -64,6 +64,10 @@ class ConvFastPath {
   size_t band_input_bytes_ = 0, band_sums_bytes_ = 0;      // per thread: a band's float input, its sums
   size_t slot_bytes_ = 0;                                  // and the library's scratch
   int slots_ = 1;                                          // threads with a slot of scratch
+  // A strided 1x1 convolution without padding runs as a 1x1 of stride 1 on the pixels it reads, which the
+  // float conversion picks out (a quarter of the input at stride 2): oneDNN's 1x1 kernel instead of its
+  // general one, and a quarter of the conversions. Input pixels per row and the strides; 0: not subsampled.
+  int64_t subsample_in_w_ = 0, subsample_out_w_ = 1, subsample_stride_h_ = 1, subsample_stride_w_ = 1;
   ConvQuantParams quant_;
   FusedActivationParams activation_;
 };

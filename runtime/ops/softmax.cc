@@ -7,6 +7,9 @@
 // quantization; the reference dequantizes, runs the float softmax and
 // quantizes (runtime/kernels/ref/softmax.h).
 #include "runtime/kernels/ref/softmax.h"
+
+#include <algorithm>
+
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/portable/softmax_table.h"
@@ -20,6 +23,10 @@ struct SoftmaxState : OpState {
   SoftmaxParams params;
   S8SoftmaxParams s8;  // INT8 only
   bool s8_table = false;  // int8 in and out over a long axis: s8_softmax__table
+  // Other quantized mixes (int16 logits): quantized_softmax__rows, each worker's row of exponentials in
+  // its slot of the scratch.
+  bool rows = false;
+  int slots = 1;
 };
 
 // Resolves the normalized axis and whether the opset <= 12 (coerce to 2-D) rule applies.
@@ -84,6 +91,12 @@ Status SoftmaxPrepare(OpNode* node) {
     state->s8_table = node->inputs[0]->dtype == DataType::kInt8 && y.dtype == DataType::kInt8 &&
                       p.axis_size >= kSoftmaxTableMinAxis && ActiveCpuTarget() != CpuTarget::kRef;
     if (state->s8_table) node->kernel = "s8_softmax__table";
+    state->rows = !state->s8_table && ActiveCpuTarget() != CpuTarget::kRef;
+    if (state->rows) {
+      node->kernel = "quantized_softmax__rows";
+      state->slots = ThreadPool::HardwareThreads();
+      node->scratch_bytes = static_cast<size_t>(state->slots) * static_cast<size_t>(p.axis_size) * sizeof(float);
+    }
   }
   node->state = std::move(state);
   return Status::Ok();
@@ -98,6 +111,20 @@ Status SoftmaxEval(OpNode* node) {
                   s8_softmax__table(state->s8, node->inputs[0]->as<int8_t>(), node->outputs[0]->as<int8_t>(),
                                     WorkRange{begin, end});
                 });
+    return Status::Ok();
+  }
+  if (state->rows) {
+    const SoftmaxParams& p = state->params;
+    const int64_t rows = p.outer * p.inner;
+    const int workers = static_cast<int>(std::clamp<int64_t>(
+        std::min<int64_t>(ThreadsFor(*node, node->outputs[0]->num_elements() * 16), rows), 1, state->slots));
+    ParallelFor(workers, workers, [&](int64_t first, int64_t last) {
+      for (int64_t worker = first; worker < last; ++worker) {
+        float* exps = reinterpret_cast<float*>(node->scratch) + worker * p.axis_size;
+        quantized_softmax__rows(state->s8, node->inputs[0]->dtype, node->inputs[0]->data, node->outputs[0]->dtype,
+                                node->outputs[0]->data, exps, WorkRange{worker * rows / workers, (worker + 1) * rows / workers});
+      }
+    });
     return Status::Ok();
   }
   if (IsQuantizedActivationType(node->outputs[0]->dtype)) {

@@ -292,6 +292,16 @@ inline std::vector<ConvCase> ConvCases(uint32_t seed, int random_count) {
     cases.push_back(std::move(c));
     --random_count;
   }
+  // Strided pointwise (ResNet's downsample): after the random cases, which stay what they were.
+  const ConvShape strided_pointwise[] = {{1, 16, 24, 1, 9, 11, 1, 1, 2, 2},  // odd sizes: the last row and column unread
+                                         {2, 8, 8, 1, 7, 10, 1, 1, 3, 2},    // batch 2, different strides
+                                         {1, 5, 4, 1, 1, 9, 1, 1, 1, 2}};    // one row
+  for (const ConvShape& s : strided_pointwise) {
+    for (const auto& mix : mixes) {
+      ConvCase c;
+      if (MakeConvCase(&rng, s, mix[0], mix[1], acts[i++ % std::size(acts)], &c)) cases.push_back(std::move(c));
+    }
+  }
   return cases;
 }
 

@@ -1,6 +1,7 @@
-// int8 Softmax with tabulated exponentials (runtime/kernels/portable) against
-// the reference, bit for bit: long and short axes, inner strides, zero points
-// at the ends of the range, rows split as threads would.
+// Quantized Softmax's portable kernels (tabulated int8 exponentials, buffered
+// rows for the other type mixes) against the reference, bit for bit: long and
+// short axes, inner strides, zero points at the ends of the range, rows split
+// as threads would.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -35,6 +36,47 @@ TEST(SoftmaxTable, BitExactWithReference) {
     s8_softmax__table(q, x.data(), got.data(), WorkRange{0, cut});
     s8_softmax__table(q, x.data(), got.data(), WorkRange{cut, rows});
     ASSERT_EQ(got, want) << "iteration " << iter;
+  }
+}
+
+// Every int8 / int16 mix with the row buffer: int16 logits over a recognizer's 6625 classes included.
+TEST(SoftmaxRows, BitExactWithReferenceForEveryTypeMix) {
+  std::mt19937 rng(0x50f8);
+  std::uniform_int_distribution<int> pick(0, 3), small(1, 4);
+  std::uniform_real_distribution<float> scale(0.01f, 0.5f);
+  const DataType types[] = {DataType::kInt8, DataType::kInt16};
+  for (int iter = 0; iter < 48; ++iter) {
+    const DataType in = types[iter % 2], out = types[(iter / 2) % 2];
+    S8SoftmaxParams q;
+    q.softmax.outer = small(rng);
+    q.softmax.axis_size = iter % 8 == 0 ? 6625 : std::uniform_int_distribution<int64_t>(1, 900)(rng);
+    q.softmax.inner = pick(rng) == 0 ? small(rng) : 1;
+    const int bits = in == DataType::kInt16 ? 16 : 8;
+    const int32_t lo = -(1 << (bits - 1)), hi = (1 << (bits - 1)) - 1;
+    q.in_scale = in == DataType::kInt16 ? scale(rng) / 256.0f : scale(rng);
+    q.in_zero_point = in == DataType::kInt16 ? 0 : std::uniform_int_distribution<int>(lo, hi)(rng);
+    q.out_scale = out == DataType::kInt16 ? 1.0f / 32768.0f : 1.0f / 256.0f;
+    q.out_zero_point = out == DataType::kInt16 ? 0 : -128;
+    const int64_t count = q.softmax.outer * q.softmax.axis_size * q.softmax.inner;
+    std::vector<uint8_t> x(static_cast<size_t>(count) * (bits / 8));
+    std::uniform_int_distribution<int32_t> code(lo, hi);
+    for (int64_t i = 0; i < count; ++i) {
+      const int32_t v = code(rng);
+      if (bits == 16) {
+        reinterpret_cast<int16_t*>(x.data())[i] = static_cast<int16_t>(v);
+      } else {
+        x[static_cast<size_t>(i)] = static_cast<uint8_t>(static_cast<int8_t>(v));
+      }
+    }
+    const size_t out_bytes = static_cast<size_t>(count) * (out == DataType::kInt16 ? 2 : 1);
+    std::vector<uint8_t> want(out_bytes), got(out_bytes, 99);
+    quantized_softmax__ref(q, in, x.data(), out, want.data());
+    std::vector<float> exps(static_cast<size_t>(q.softmax.axis_size));
+    const int64_t rows = q.softmax.outer * q.softmax.inner;
+    const int64_t cut = std::uniform_int_distribution<int64_t>(0, rows)(rng);
+    quantized_softmax__rows(q, in, x.data(), out, got.data(), exps.data(), WorkRange{0, cut});
+    quantized_softmax__rows(q, in, x.data(), out, got.data(), exps.data(), WorkRange{cut, rows});
+    ASSERT_EQ(got, want) << "iteration " << iter << " " << DataTypeName(in) << " -> " << DataTypeName(out);
   }
 }
 

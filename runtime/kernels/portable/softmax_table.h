@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "runtime/core/types.h"
 #include "runtime/kernels/ref/softmax.h"
 #include "runtime/kernels/ref/work_range.h"
 
@@ -17,5 +18,11 @@ constexpr int64_t kSoftmaxTableMinAxis = 256;
 
 // int8 in and out; `rows` selects (outer, inner) rows, numbered outer-major.
 void s8_softmax__table(const S8SoftmaxParams& params, const int8_t* input, int8_t* output, WorkRange rows = {});
+
+// Any int8 / int16 mix (int16 logits have too many codes for a table): each row's exponentials are
+// computed once into `exps` (axis_size floats, the caller's) instead of twice, the same expressions
+// summed in the same order as the reference, so again its bits.
+void quantized_softmax__rows(const S8SoftmaxParams& params, DataType input_type, const void* input,
+                             DataType output_type, void* output, float* exps, WorkRange rows = {});
 
 }  // namespace npurt
