@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/quantize.h"
 #include "tests/ops/int8_oracle.h"
 #include "tests/ops/op_runner.h"
@@ -293,6 +294,45 @@ struct ValidCase {
     return op.Run();
   }
 };
+
+// Kernel = stride without pads (PP-OCR det's head: 24 -> 24 and 24 -> 1 channels, 2x2): on x86 the fast path
+// runs it as a pointwise convolution then depth to space; the bits are the reference kernel's.
+TEST(ConvTransposeInt8, KernelEqualsStrideGivesTheReferenceBits) {
+  std::mt19937 rng(0x2d2);
+  std::uniform_int_distribution<int> code(-128, 127), bias(-5000, 5000);
+  for (int64_t m : {24, 1}) {
+    ConvTransposeCase c;
+    c.attrs.SetInts("strides", {2, 2});
+    c.attrs.SetInts("kernel_shape", {2, 2});
+    c.xs = {1, 24, 7, 13};
+    c.ws = {24, m, 2, 2};
+    c.x.resize(static_cast<size_t>(NumElements(c.xs)));
+    c.w.resize(static_cast<size_t>(NumElements(c.ws)));
+    for (int8_t& v : c.x) v = static_cast<int8_t>(code(rng));
+    for (int8_t& v : c.w) v = static_cast<int8_t>(code(rng) | 1);
+    c.bias.resize(static_cast<size_t>(m));
+    for (int32_t& v : c.bias) v = bias(rng);
+    c.xq = PerTensor(0.02f, -3);
+    std::vector<float> scales(static_cast<size_t>(m));
+    for (float& v : scales) v = 0.001f + 0.0001f * static_cast<float>(code(rng) + 128);
+    c.wq = PerAxis(scales, 1);
+    const QuantInfo yq = PerTensor(0.05f, 4);
+    std::vector<int8_t> want;
+    {
+      const ScopedCpuTargetCap reference(CpuTarget::kRef);
+      OpRunner ref_op("ConvTranspose");
+      ASSERT_TRUE(RunInt8(c, yq, &ref_op).ok());
+      EXPECT_EQ(ref_op.node().kernel, "ref");
+      want = ref_op.OutputValues<int8_t>();
+    }
+    OpRunner op("ConvTranspose");
+    ASSERT_TRUE(RunInt8(c, yq, &op).ok());
+    if (ActiveCpuTarget() >= CpuTarget::kAvx2) {
+      EXPECT_NE(op.node().kernel.find("+depth_to_space"), std::string::npos) << op.node().kernel;
+    }
+    EXPECT_EQ(op.OutputValues<int8_t>(), want) << m << " output channels, kernel " << op.node().kernel;
+  }
+}
 
 TEST(ConvTransposeInt8, ValidCaseRuns) { EXPECT_TRUE(ValidCase().Run().ok()); }
 

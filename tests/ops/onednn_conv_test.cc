@@ -7,6 +7,8 @@
 #if NPURT_HAVE_ONEDNN
 
 #include <memory>
+#include <random>
+#include <string>
 
 #include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/layout.h"
@@ -129,6 +131,42 @@ TEST_P(OnednnConvTest, TransposedFloatMatchesReference) {
   }
   ExpectNmseBelow(d, 1e-10);
   EXPECT_GE(g_taken, static_cast<int>(cases.size()) * 3 / 4) << "of " << cases.size();
+}
+
+// Kernel = stride, no pads: a 1x1 convolution to kH * kW * M channels, then depth to space. PP-OCR det's last
+// layer (24 -> 1 channel, 2x2) and uneven kernels, with a bias, batch 2; and the shapes that must not take it.
+TEST_P(OnednnConvTest, TransposedKernelEqualsStrideRunsAsPointwiseThenDepthToSpace) {
+  if (!FloatPath()) GTEST_SKIP() << "no float oneDNN path on this CPU target";
+  struct Shape2 {
+    int64_t batch, c, m, h, w, kh, kw;
+    bool pointwise;
+  };
+  const Shape2 shapes[] = {{1, 24, 1, 6, 19, 2, 2, true}, {2, 5, 3, 4, 7, 3, 2, true}, {1, 7, 9, 1, 11, 1, 3, true},
+                           {1, 4, 2, 1, 8, 2, 2, false}};  // one input row with kH > 1: the deconvolution
+  std::mt19937 rng(0xd25);
+  std::normal_distribution<float> value(0.0f, 1.0f);
+  for (const Shape2& s : shapes) {
+    ConvTransposeParams t;
+    t.batch = s.batch, t.in_channels = s.c, t.out_channels = s.m;
+    t.in[1] = s.h, t.in[2] = s.w, t.kernel[1] = t.stride[1] = s.kh, t.kernel[2] = t.stride[2] = s.kw;
+    t.out[1] = s.h * s.kh, t.out[2] = s.w * s.kw;
+    const ConvParams p = AsConvParams(t);
+    std::vector<float> x(static_cast<size_t>(s.batch * s.c * s.h * s.w)), w(static_cast<size_t>(s.c * s.m * s.kh * s.kw));
+    std::vector<float> b(static_cast<size_t>(s.m));
+    for (float& v : x) v = value(rng);
+    for (float& v : w) v = value(rng);
+    for (float& v : b) v = value(rng);
+    std::vector<float> want(static_cast<size_t>(s.batch * s.m * t.out[1] * t.out[2])), got(want.size(), -7.0f);
+    f32_conv_transpose__ref(t, x.data(), w.data(), b.data(), want.data());
+    std::unique_ptr<OnednnConv> conv;
+    ASSERT_TRUE(OnednnConv::Create(p, nullptr, w.data(), b.data(), g_slices, &conv, true).ok());
+    EXPECT_EQ(conv->implementation().find("+depth_to_space") != std::string::npos, s.pointwise)
+        << conv->implementation();
+    ASSERT_TRUE(RunOnednn(p, nullptr, 4, x.data(), w.data(), b.data(), got.data(), true));
+    KernelDiff d;
+    CompareFloats("transposed " + std::to_string(s.kh) + "x" + std::to_string(s.kw), want, got, &d);
+    ExpectNmseBelow(d, 1e-10);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Bands, OnednnConvTest, ::testing::Values(1, 2, 3, 5));  // 5: inner bands share a primitive

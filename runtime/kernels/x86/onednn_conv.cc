@@ -1,6 +1,7 @@
 #include "runtime/kernels/x86/onednn_conv.h"
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -66,12 +67,47 @@ struct OnednnConv::Impl {
     memory src, dst, scratch;
   };
   std::vector<ItemMemory> items;  // per (image, band): batch-major
+  // A ConvTranspose whose kernel equals its stride, without pads, dilations or groups: every input pixel
+  // alone makes the kH x kW output pixels it covers, so it runs as a 1x1 convolution to kH * kW * M
+  // channels (oneDNN's 1x1 kernels, where its deconvolution is slow for few output channels), whose
+  // per-pixel outputs are then moved to their places (depth to space).
+  std::unique_ptr<OnednnConv> pointwise;
+  int64_t shuffle_h = 1, shuffle_w = 1;
+  size_t pointwise_output_bytes = 0;  // one band's 1x1 output, at the start of the band's scratch
 };
+
+namespace {
+
+// Whether a transposed convolution `p` (in its own terms) is one input pixel per kernel-sized output block.
+bool DepthToSpace(const ConvParams& p) {
+  for (int d = 1; d <= 2; ++d) {
+    if (p.kernel[d] != p.stride[d] || p.dilation[d] != 1 || p.pad_begin[d] != 0 || p.out[d] != p.in[d] * p.stride[d]) {
+      return false;
+    }
+  }
+  // A one-row input cuts its bands along the columns, whose kH > 1 output rows would not be contiguous.
+  return p.groups == 1 && !(p.in[1] == 1 && p.kernel[1] > 1);
+}
+
+// Tiles `per_channel` (m values of `elem` bytes) `times` times.
+std::vector<uint8_t> Tiled(const void* per_channel, int64_t m, size_t elem, int64_t times) {
+  std::vector<uint8_t> out(static_cast<size_t>(m * times) * elem);
+  for (int64_t t = 0; t < times; ++t) {
+    std::memcpy(out.data() + static_cast<size_t>(t * m) * elem, per_channel, static_cast<size_t>(m) * elem);
+  }
+  return out;
+}
+
+}  // namespace
 
 OnednnConv::OnednnConv(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OnednnConv::~OnednnConv() = default;
-int OnednnConv::slices() const { return static_cast<int>(impl_->bands.size()); }
-size_t OnednnConv::scratch_bytes_per_slice() const { return impl_->scratch; }
+int OnednnConv::slices() const {
+  return impl_->pointwise ? impl_->pointwise->slices() : static_cast<int>(impl_->bands.size());
+}
+size_t OnednnConv::scratch_bytes_per_slice() const {
+  return impl_->pointwise ? impl_->pointwise_output_bytes + impl_->pointwise->scratch_bytes_per_slice() : impl_->scratch;
+}
 const std::string& OnednnConv::implementation() const { return impl_->implementation; }
 
 bool OnednnConv::Supports(const ConvParams& p, bool quantized) {
@@ -99,6 +135,50 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
   m.out_c = p.out_channels;
   m.in_elem = m.out_elem = q8 ? 1 : 4;
   if (accumulate != nullptr) m.out_elem = 4;  // int32
+  if (transposed && DepthToSpace(p)) {
+    // Weights (C, M, kH, kW) -> (kH * kW * M, C, 1, 1); bias and scales repeat per kernel position.
+    const int64_t C = p.in_channels, M = p.out_channels, KH = p.kernel[1], KW = p.kernel[2], blocks = KH * KW;
+    const size_t w_elem = q8 ? 1 : 4;
+    std::vector<uint8_t> weights(static_cast<size_t>(C * M * blocks) * w_elem);
+    const uint8_t* w = static_cast<const uint8_t*>(weights_data);
+    for (int64_t c = 0; c < C; ++c) {
+      for (int64_t o = 0; o < M; ++o) {
+        for (int64_t k = 0; k < blocks; ++k) {
+          std::memcpy(weights.data() + static_cast<size_t>((k * M + o) * C + c) * w_elem,
+                      w + static_cast<size_t>((c * M + o) * blocks + k) * w_elem, w_elem);
+        }
+      }
+    }
+    std::vector<uint8_t> bias;
+    if (bias_data != nullptr) bias = Tiled(bias_data, M, 4, blocks);  // float or int32
+    ConvQuantParams tiled_quant;
+    if (quant != nullptr) {
+      tiled_quant = *quant;
+      tiled_quant.acc_scale.clear();
+      for (int64_t k = 0; k < blocks; ++k) {
+        tiled_quant.acc_scale.insert(tiled_quant.acc_scale.end(), quant->acc_scale.begin(), quant->acc_scale.end());
+      }
+    }
+    ConvParams pointwise = p;
+    pointwise.out_channels = M * blocks;
+    for (int d = 1; d <= 2; ++d) {
+      pointwise.out[d] = p.in[d];
+      pointwise.kernel[d] = pointwise.stride[d] = 1;
+    }
+    NPURT_RETURN_IF_ERROR(Create(pointwise, quant != nullptr ? &tiled_quant : nullptr, weights.data(),
+                                 bias_data != nullptr ? bias.data() : nullptr, max_slices, &m.pointwise, false,
+                                 accumulate));
+    m.shuffle_h = KH;
+    m.shuffle_w = KW;
+    int64_t largest = 0;
+    for (int slice = 0; slice < m.pointwise->slices(); ++slice) {
+      largest = std::max(largest, m.pointwise->band(0, slice).output_elements);
+    }
+    m.pointwise_output_bytes = (static_cast<size_t>(largest) * m.out_elem + 63) / 64 * 64;
+    m.implementation = m.pointwise->implementation() + "+depth_to_space";
+    out->reset(new OnednnConv(std::move(impl)));
+    return Status::Ok();
+  }
 
   // Bands: rows, or columns of a one-row input (still contiguous in NHWC).
   m.cut_columns = m.out_h == 1 && m.in_h == 1;
@@ -246,6 +326,15 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
 
 OnednnConv::BandSpan OnednnConv::band(int64_t n, int slice) const {
   const Impl& m = *impl_;
+  if (m.pointwise) {
+    // The 1x1 band's input pixels [first, first + count) of image n make output blocks of kH x kW pixels.
+    BandSpan span = m.pointwise->band(n, slice);
+    const int64_t first = span.input_offset / m.in_c - n * m.in_h * m.in_w, count = span.input_elements / m.in_c;
+    span.output_offset = n * m.out_h * m.out_w * m.out_c + (first / m.in_w) * m.shuffle_h * m.out_w * m.out_c +
+                         (first % m.in_w) * m.shuffle_w * m.out_c;
+    span.output_elements = count * m.shuffle_h * m.shuffle_w * m.out_c;
+    return span;
+  }
   const Band& b = m.bands[static_cast<size_t>(slice)];
   // NHWC: a band of rows (or of the columns of a one-row tensor) is contiguous.
   const int64_t in_step = m.cut_columns ? m.in_c : m.in_w * m.in_c;
@@ -267,6 +356,24 @@ Status OnednnConv::Run(int64_t n, int slice, const void* input, void* output, vo
 
 Status OnednnConv::RunBand(int64_t n, int slice, const void* band_input, void* band_output, void* scratch) const {
   const Impl& m = *impl_;
+  if (m.pointwise) {
+    uint8_t* blocks = static_cast<uint8_t*>(scratch);
+    NPURT_RETURN_IF_ERROR(m.pointwise->RunBand(n, slice, band_input, blocks, blocks + m.pointwise_output_bytes));
+    // Pixel q's channels (kh, kw, m): row kh of its block is kW * M values, at output row kh below the block's top.
+    const BandSpan span = m.pointwise->band(n, slice);
+    const int64_t first = span.input_offset / m.in_c - n * m.in_h * m.in_w, count = span.input_elements / m.in_c;
+    const size_t row_bytes = static_cast<size_t>(m.shuffle_w * m.out_c) * m.out_elem;
+    uint8_t* out = static_cast<uint8_t*>(band_output);
+    for (int64_t q = 0; q < count; ++q) {
+      const int64_t row = (first + q) / m.in_w - first / m.in_w, column = (first + q) % m.in_w - first % m.in_w;
+      for (int64_t kh = 0; kh < m.shuffle_h; ++kh) {
+        const int64_t at = ((row * m.shuffle_h + kh) * m.out_w + column * m.shuffle_w) * m.out_c;
+        std::memcpy(out + static_cast<size_t>(at) * m.out_elem,
+                    blocks + (static_cast<size_t>(q * m.shuffle_h + kh) * row_bytes), row_bytes);
+      }
+    }
+    return Status::Ok();
+  }
   const size_t band_index = static_cast<size_t>(slice);
   const size_t geometry = m.geometry[band_index];
   // The memory handles of this (image, band): only this call uses them, so
