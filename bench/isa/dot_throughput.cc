@@ -32,54 +32,53 @@ double Seconds() {
   __asm__ volatile("" : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3), "+x"(a4), "+x"(a5), "+x"(a6), "+x"(a7), "+x"(a8), \
                    "+x"(a9), "+x"(a10), "+x"(a11)::"memory")
 
-NPURT_AVX2 float FmaRounds(long steps, const float* rows) {
-  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0,
-         a9 = a0, a10 = a0, a11 = a0;
-  const __m256 w0 = _mm256_set1_ps(1.0001f), w1 = _mm256_set1_ps(0.9999f);
-#define NPURT_FMA(r, acc0, acc1)                  \
-  {                                              \
-    const __m256 x = _mm256_broadcast_ss(rows + r); \
-    acc0 = _mm256_fmadd_ps(x, w0, acc0);          \
-    acc1 = _mm256_fmadd_ps(x, w1, acc1);          \
+// The three sequences: lane type, a row value broadcast, the weights and one multiply-add step.
+struct Fma {
+  using V = __m256;
+  using Row = float;
+  static NPURT_AVX2 V Zero() { return _mm256_setzero_ps(); }
+  static NPURT_AVX2 V Weight(int k) { return _mm256_set1_ps(k == 0 ? 1.0001f : 0.9999f); }
+  static NPURT_AVX2 V Broadcast(const Row* row) { return _mm256_broadcast_ss(row); }
+  static NPURT_AVX2 V Step(V acc, V x, V w) { return _mm256_fmadd_ps(x, w, acc); }
+  static NPURT_AVX2 V Add(V a, V b) { return _mm256_add_ps(a, b); }
+  static NPURT_AVX2 double Lane0(V v) { return _mm256_cvtss_f32(v); }
+};
+
+// int32 pair sums: vpmaddwd on int16 pairs, or (kBytes) vpmaddubsw then vpmaddwd on uint8 x int8 quads.
+// A row holds two int16 codes or four uint8 codes.
+template <bool kBytes>
+struct Pairs {
+  using V = __m256i;
+  using Row = int32_t;
+  static NPURT_AVX2 V Zero() { return _mm256_setzero_si256(); }
+  static NPURT_AVX2 V Weight(int k) { return _mm256_set1_epi16(k == 0 ? 0x0305 : 0x0507); }
+  static NPURT_AVX2 V Broadcast(const Row* row) { return _mm256_set1_epi32(*row); }
+  static NPURT_AVX2 V Step(V acc, V x, V w) {
+    if (kBytes) return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1)));
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(x, w));
+  }
+  static NPURT_AVX2 V Add(V a, V b) { return _mm256_add_epi32(a, b); }
+  static NPURT_AVX2 double Lane0(V v) { return _mm256_extract_epi32(v, 0); }
+};
+
+template <typename S>
+NPURT_AVX2 double Rounds(long steps, const typename S::Row* rows) {
+  using V = typename S::V;
+  V a0 = S::Zero(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
+  const V w0 = S::Weight(0), w1 = S::Weight(1);
+#define NPURT_STEP(r, acc0, acc1)          \
+  {                                       \
+    const V x = S::Broadcast(rows + r);   \
+    acc0 = S::Step(acc0, x, w0);          \
+    acc1 = S::Step(acc1, x, w1);          \
   }
   for (long s = 0; s < steps; ++s) {
-    NPURT_ROWS(NPURT_FMA)
+    NPURT_ROWS(NPURT_STEP)
     NPURT_KEEP(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
   }
-#undef NPURT_FMA
-  const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
-                                   _mm256_add_ps(_mm256_add_ps(a4, a5), _mm256_add_ps(a6, a7)));
-  return _mm256_cvtss_f32(_mm256_add_ps(sum, _mm256_add_ps(_mm256_add_ps(a8, a9), _mm256_add_ps(a10, a11))));
-}
-
-// int32 pair sums of x and w: vpmaddwd (int16 pairs), or vpmaddubsw then vpmaddwd (uint8 x int8 pairs).
-template <bool kBytes>
-NPURT_AVX2 inline __m256i Pairs(__m256i x, __m256i w) {
-  if (kBytes) return _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1));
-  return _mm256_madd_epi16(x, w);
-}
-
-// `rows` holds six 32-bit groups: two int16 codes (vpmaddwd) or four uint8 codes (vpmaddubsw) each.
-template <bool kBytes>
-NPURT_AVX2 int IntegerRounds(long steps, const int32_t* rows) {
-  __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0,
-          a9 = a0, a10 = a0, a11 = a0;
-  const __m256i w0 = _mm256_set1_epi16(0x0305), w1 = _mm256_set1_epi16(0x0507);
-#define NPURT_INT(r, acc0, acc1)                       \
-  {                                                   \
-    const __m256i x = _mm256_set1_epi32(rows[r]);      \
-    acc0 = _mm256_add_epi32(acc0, Pairs<kBytes>(x, w0)); \
-    acc1 = _mm256_add_epi32(acc1, Pairs<kBytes>(x, w1)); \
-  }
-  for (long s = 0; s < steps; ++s) {
-    NPURT_ROWS(NPURT_INT)
-    NPURT_KEEP(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-  }
-#undef NPURT_INT
-  const __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_add_epi32(a0, a1), _mm256_add_epi32(a2, a3)),
-                                       _mm256_add_epi32(_mm256_add_epi32(a4, a5), _mm256_add_epi32(a6, a7)));
-  return _mm256_extract_epi32(
-      _mm256_add_epi32(sum, _mm256_add_epi32(_mm256_add_epi32(a8, a9), _mm256_add_epi32(a10, a11))), 0);
+#undef NPURT_STEP
+  const V sum = S::Add(S::Add(S::Add(a0, a1), S::Add(a2, a3)), S::Add(S::Add(a4, a5), S::Add(a6, a7)));
+  return S::Lane0(S::Add(sum, S::Add(S::Add(a8, a9), S::Add(a10, a11))));
 }
 
 // G multiply-adds per second of `run`, doing `macs_per_round` per round, over about `seconds`.
@@ -108,9 +107,9 @@ int main(int argc, char** argv) {
   const float float_rows[6] = {1.0f * seed, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f};
   const int32_t int_rows[6] = {seed, 0x01020304, 0x05060708, 0x0a0b0c0d, 0x11121314, 0x21222324};
   // Multiply-adds per round: 12 vectors of 8 lanes, times 1 (float), 2 (int16 pairs) or 4 (uint8 quads).
-  const double fma = Rate([&](long n) { return FmaRounds(n, float_rows); }, kAccumulators * 8.0, seconds);
-  const double madd = Rate([&](long n) { return IntegerRounds<false>(n, int_rows); }, kAccumulators * 16.0, seconds);
-  const double maddubs = Rate([&](long n) { return IntegerRounds<true>(n, int_rows); }, kAccumulators * 32.0, seconds);
+  const double fma = Rate([&](long n) { return Rounds<Fma>(n, float_rows); }, kAccumulators * 8.0, seconds);
+  const double madd = Rate([&](long n) { return Rounds<Pairs<false>>(n, int_rows); }, kAccumulators * 16.0, seconds);
+  const double maddubs = Rate([&](long n) { return Rounds<Pairs<true>>(n, int_rows); }, kAccumulators * 32.0, seconds);
   std::printf("| sequence (one core, registers only) | G multiply-adds/s | vs float FMA | exact |\n");
   std::printf("|---|---:|---:|---|\n");
   std::printf("| vfmadd231ps (float sums) | %.1f | 1.00 | while sums < 2^24 |\n", fma);

@@ -17,6 +17,7 @@
 
 #include "runtime/kernels/dispatch.h"
 #include "tests/ops/int8_oracle.h"
+#include "tests/ops/kernel_harness.h"
 #include "tests/ops/op_runner.h"
 
 namespace npurt {
@@ -46,16 +47,7 @@ void Randomize(Operand* o, std::mt19937* rng) {
     return;
   }
   const int bits = o->type == DataType::kInt16 ? 16 : 8;
-  std::uniform_int_distribution<int32_t> code(-(1 << (bits - 1)), (1 << (bits - 1)) - 1);
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t v = code(*rng);
-    if (bits == 16) {
-      const int16_t c = static_cast<int16_t>(v);
-      std::memcpy(o->bytes.data() + i * 2, &c, 2);
-    } else {
-      o->bytes[static_cast<size_t>(i)] = static_cast<uint8_t>(static_cast<int8_t>(v));
-    }
-  }
+  o->bytes = testing::RandomActivationBytes(rng, o->type, n);
   std::uniform_real_distribution<float> scale(bits == 16 ? 1e-4f : 0.01f, bits == 16 ? 1e-3f : 0.1f);
   std::uniform_int_distribution<int32_t> zero_point(-20, 20);
   o->quant = PerTensor(scale(*rng), zero_point(*rng));
