@@ -10,6 +10,7 @@
 #include "compiler/emit/target_platform.h"
 #include "compiler/onnx/onnx_importer.h"
 #include "compiler/passes/pass_pipeline.h"
+#include "compiler/passes/passes.h"
 #include "compiler/quant/accuracy_analysis.h"
 #include "compiler/quant/calibrator.h"
 #include "compiler/quant/dataset.h"
@@ -235,7 +236,10 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   EmitOptions emit;
   emit.target_platform = options.target_platform;
   emit.custom_string = options.custom_string;
-  if (!options.quantize) return EmitModel(*graph, emit, model);
+  if (!options.quantize) {
+    FuseOutputAffines(graph);
+    return EmitModel(*graph, emit, model);
+  }
 
   QuantizeOptions quant;
   NPURT_RETURN_IF_ERROR(ParseQuantAlgorithm(options.quantized_algorithm, &quant.algorithm));
@@ -282,6 +286,8 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   if (options.bias_correction == BiasCorrection::kEmpirical) {
     NPURT_RETURN_IF_ERROR(CorrectBiasEmpirically(emit, float_model, samples, graph));
   }
+  // After everything that measures the quantized ops one by one (see passes.h).
+  FuseOutputAffines(graph);
   report->float_reference = std::move(float_model);
   report->quantized = true;
   report->calibration_samples = samples.size();
@@ -410,6 +416,8 @@ Status CompileDynamic(const std::string& onnx_path, const CompileOptions& option
       NPURT_RETURN_IF_ERROR(ReshapeQuantizedGraph(graphs[largest], graphs[k], k, &q));
       graphs[k] = std::move(q);
     }
+  } else {
+    for (Graph& g : graphs) FuseOutputAffines(&g);  // as Build does: every set keeps one node list
   }
   NPURT_RETURN_IF_ERROR(EmitDynamicModel(graphs, largest, emit, model));
   // As for quantized models: a model that would not initialize is a conversion error.

@@ -3,7 +3,7 @@
 # npurt converts cls and rec (float, and int8 with the default recipe,
 # calibrated on the sets' calib.txt), eval_ocr compares them with the
 # thresholds given in CHECK_cls / CHECK_rec (eval_ocr flags, e.g. --limit 40
-# --max-exact-drop 4.5) and must print its RESULT line; without them it only
+# --max-exact-drop 2) and must print its RESULT line; without them it only
 # reports on 8 samples.
 #   cmake -DNPURT= -DMAKE_SETS= -DEVAL= -DMODEL_DIR= -DWORK_DIR= [-DCHECK_cls=...] [-DCHECK_rec=...]
 #         -P run_ocr_reduced.cmake

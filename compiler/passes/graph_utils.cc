@@ -184,6 +184,20 @@ bool WeightOutputChannels(const IrNode& conv, const Shape& w, int64_t* maps, std
   return true;
 }
 
+bool IsConstantTensor(const Graph& graph, int tensor) { return tensor >= 0 && graph.tensors()[tensor].is_constant; }
+
+bool SplitConstant(const Graph& graph, const IrNode& node, int* constant, int* other) {
+  if (node.inputs.size() != 2) return false;
+  for (int s = 0; s < 2; ++s) {
+    if (IsConstantTensor(graph, node.inputs[s]) && !IsConstantTensor(graph, node.inputs[1 - s])) {
+      *constant = node.inputs[s];
+      *other = node.inputs[1 - s];
+      return true;
+    }
+  }
+  return false;
+}
+
 bool PerChannelValues(const Graph& graph, int c, size_t rank, int64_t maps, std::vector<float>* values) {
   const int64_t n = ConstantElements(graph, c);
   const IrTensor& t = graph.tensors()[c];

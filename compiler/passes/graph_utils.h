@@ -52,6 +52,11 @@ bool ReadScalarConstant(const Graph& graph, int tensor, float* value);
 // True when `tensor` is a one-element constant within `tolerance` of `expected`.
 bool IsScalarConstant(const Graph& graph, int tensor, float expected, float tolerance = 0.0f);
 
+bool IsConstantTensor(const Graph& graph, int tensor);
+// The constant operand and the other input of a two-input node whose inputs are one constant and one
+// computed tensor, or false.
+bool SplitConstant(const Graph& graph, const IrNode& node, int* constant, int* other);
+
 // The per-channel values (`maps` of them) of constant `c` broadcast against a
 // tensor of rank `rank` with `maps` channels on axis 1 (a scalar repeats);
 // false when it varies along another dim or is not a finite float32 constant.

@@ -12,22 +12,6 @@ namespace {
 
 constexpr float kMaxScale = 64.0f;
 
-bool IsConstantTensor(const Graph& g, int t) { return t >= 0 && g.tensors()[t].is_constant; }
-
-// The constant operand and the other input of a two-input node, or false.
-bool SplitConstant(const Graph& g, const IrNode& n, int* constant, int* other) {
-  if (n.inputs.size() != 2) return false;
-  if (IsConstantTensor(g, n.inputs[1]) && !IsConstantTensor(g, n.inputs[0])) {
-    *constant = n.inputs[1], *other = n.inputs[0];
-    return true;
-  }
-  if (IsConstantTensor(g, n.inputs[0]) && !IsConstantTensor(g, n.inputs[1])) {
-    *constant = n.inputs[0], *other = n.inputs[1];
-    return true;
-  }
-  return false;
-}
-
 // How the producer of the smoothed tensor absorbs 1 / s.
 struct Absorber {
   enum Kind { kNone, kAffine, kScale, kConv } kind = kNone;

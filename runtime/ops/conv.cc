@@ -29,6 +29,7 @@ namespace {
 
 struct ConvState : OpState {
   ConvParams params;
+  std::vector<float> affine;  // params.activation's per-channel scales and shifts, when it has them
   bool quantized = false;
   ConvQuantParams quant;  // quantized only
   ConvFastPath fast;      // an optimized kernel, when prepare found one
@@ -135,6 +136,19 @@ Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const
   return Status::Ok();
 }
 
+// The affine after the activation (attributes activation_scale / activation_shift) into `storage`, which
+// `p->activation` then points at.
+Status ReadConvAffine(const Attributes& attrs, ConvParams* p, std::vector<float>* storage) {
+  std::vector<float> scale, shift;
+  NPURT_RETURN_IF_ERROR(attrs.GetFloats("activation_scale", {}, &scale));
+  NPURT_RETURN_IF_ERROR(attrs.GetFloats("activation_shift", {}, &shift));
+  if (const char* error = ParseActivationAffine(scale, shift, p->out_channels, storage, &p->activation)) {
+    return NPURT_ERROR(kModelInvalid, "Conv: %s (%zu scales, %zu shifts, %" PRId64 " output channels)", error,
+                       scale.size(), shift.size(), p->out_channels);
+  }
+  return Status::Ok();
+}
+
 // ---- int8 ----
 
 // Computes the integer kernel's quantization parameters. With an int8 input
@@ -186,6 +200,8 @@ Status ConvInfer(const Attributes& attrs, const std::vector<const Tensor*>& inpu
   bool quantized = false;
   auto in = [&inputs](size_t i) { return i < inputs.size() ? inputs[i] : nullptr; };
   NPURT_RETURN_IF_ERROR(PlanConv(attrs, in(0), in(1), in(2), &params, &shape, &quantized));
+  std::vector<float> affine;
+  NPURT_RETURN_IF_ERROR(ReadConvAffine(attrs, &params, &affine));
   (*outputs)[0].shape = shape;
   (*outputs)[0].dtype = DataType::kFloat32;
   if (quantized) NPURT_RETURN_IF_ERROR(QuantizedOutputType("Conv", attrs, in(0)->dtype, &(*outputs)[0].dtype));
@@ -197,6 +213,7 @@ Status ConvPrepare(OpNode* node) {
   Shape shape;
   NPURT_RETURN_IF_ERROR(PlanConv(node->attrs, node->input(0), node->input(1), node->input(2), &state->params, &shape,
                                  &state->quantized));
+  NPURT_RETURN_IF_ERROR(ReadConvAffine(node->attrs, &state->params, &state->affine));
   if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedConv(*node, state.get()));
   NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, state->params, state->quantized ? &state->quant : nullptr));
   node->state = std::move(state);

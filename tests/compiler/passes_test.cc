@@ -681,6 +681,90 @@ TEST(FuseActivations, OneActivationPerProducer) {
   ExpectSameResults(before, g);
 }
 
+// ---- FuseOutputAffines ----
+
+// Conv -> `activation` (fused) -> Mul(scale) -> Add(shift), the constants' shapes as given.
+Graph AffineAfterActivation(const std::string& activation, Shape scale_shape, Shape shift_shape, bool constant_first) {
+  Graph g;
+  const int x = Input(&g, "x", {1, 3, 6, 6});
+  const int act = AddActivation(&g, activation, AddConv(&g, x, 3, 4, 81));
+  const int scale = g.AddFloatConstant("scale", scale_shape, RandomFloats(Count(scale_shape), 82, 0.5f, 2.0f));
+  const int shift = g.AddFloatConstant("shift", shift_shape, RandomFloats(Count(shift_shape), 83));
+  const int mul = g.AddNode("Mul", constant_first ? std::vector<int>{scale, act} : std::vector<int>{act, scale});
+  const std::vector<int> add = constant_first ? std::vector<int>{shift, mul} : std::vector<int>{mul, shift};
+  g.AddOutput(Named(&g, g.AddNode("Add", add), "y"));
+  return g;
+}
+
+TEST(FuseOutputAffines, MulThenAddAfterAnActivation) {
+  for (const char* activation : {"HardSwish", "Relu", "LeakyRelu"}) {
+    for (bool constant_first : {false, true}) {
+      Graph g = AffineAfterActivation(activation, {1, 4, 1, 1}, {1}, constant_first);
+      const Graph before = g;
+      EXPECT_EQ(Apply(compiler::FuseActivations, &g), 1);
+      EXPECT_EQ(Apply(compiler::FuseOutputAffines, &g), 1) << activation;
+      ASSERT_EQ(OpTypes(g), std::vector<std::string>{"Conv"});
+      EXPECT_EQ(FloatsAttr(g.nodes()[0], "activation_scale"), RandomFloats(4, 82, 0.5f, 2.0f));
+      EXPECT_EQ(FloatsAttr(g.nodes()[0], "activation_shift"), RandomFloats(1, 83));  // one value stays one
+      ExpectInterfaceKept(before, g);
+      ExpectSameResults(before, g, -2.0f, 2.0f, 1e-6);  // oneDNN may fuse the multiply-add
+    }
+  }
+}
+
+TEST(FuseOutputAffines, MulAloneAddAloneAndPerChannelShapes) {
+  for (const Shape& shape : {Shape{6}, Shape{4, 1, 1}, Shape{1, 4, 1, 1}, Shape{}, Shape{1, 1, 1, 1}}) {
+    // [6] runs along the width: not one value per channel, so it stays.
+    const bool per_channel = shape != Shape{6};
+    Graph g;
+    const int x = Input(&g, "x", {1, 3, 6, 6});
+    const int v = g.AddFloatConstant("v", shape, RandomFloats(Count(shape), 84));
+    g.AddOutput(Named(&g, g.AddNode("Mul", {AddActivation(&g, "Relu", AddConv(&g, x, 3, 4, 85)), v}), "y"));
+    g.AddOutput(Named(&g, g.AddNode("Add", {AddActivation(&g, "Relu", AddConv(&g, x, 3, 4, 86)), v}), "z"));
+    const Graph before = g;
+    EXPECT_EQ(Apply(compiler::FuseActivations, &g), 2);
+    const int fused = Apply(compiler::FuseOutputAffines, &g);
+    if (!per_channel) {
+      EXPECT_EQ(fused, 0) << ShapeToString(shape);
+      continue;
+    }
+    EXPECT_EQ(fused, 2) << ShapeToString(shape);
+    ASSERT_EQ(OpTypes(g), (std::vector<std::string>{"Conv", "Conv"}));
+    EXPECT_TRUE(g.nodes()[0].attrs.Has("activation_scale"));
+    EXPECT_FALSE(g.nodes()[0].attrs.Has("activation_shift"));
+    EXPECT_FALSE(g.nodes()[1].attrs.Has("activation_scale"));
+    EXPECT_TRUE(g.nodes()[1].attrs.Has("activation_shift"));
+    ExpectInterfaceKept(before, g);
+    ExpectSameResults(before, g, -2.0f, 2.0f, 1e-6);
+  }
+}
+
+TEST(FuseOutputAffines, NoFusionWithoutActivationSharedOutputSecondAffineOrActivatedAdd) {
+  Graph g;
+  const int x = Input(&g, "x", {1, 3, 6, 6});
+  // No activation: fold_conv_affine's case.
+  g.AddOutput(Named(&g, g.AddNode("Mul", {AddConv(&g, x, 3, 4, 87), Scalar(&g, "s", 2.0f)}), "a"));
+  // The activation's output read twice.
+  const int shared = AddActivation(&g, "Relu", AddConv(&g, x, 3, 4, 88));
+  g.AddOutput(Named(&g, g.AddNode("Mul", {shared, Scalar(&g, "s", 2.0f)}), "b"));
+  g.AddOutput(Named(&g, g.AddNode("Sigmoid", {shared}), "c"));
+  // Mul -> Add -> Mul: the first two fuse, the Conv then has its affine and the last Mul stays.
+  const int chain = g.AddNode("Add", {g.AddNode("Mul", {AddActivation(&g, "Relu", AddConv(&g, x, 3, 4, 89)),
+                                                       Scalar(&g, "s", 2.0f)}),
+                                      Scalar(&g, "t", 0.5f)});
+  g.AddOutput(Named(&g, g.AddNode("Mul", {chain, Scalar(&g, "s", 3.0f)}), "d"));
+  // An Add with a fused Relu of its own.
+  const int relu_add = g.AddNode("Add", {AddActivation(&g, "Relu", AddConv(&g, x, 3, 4, 90)), Scalar(&g, "t", -0.5f)});
+  g.AddOutput(Named(&g, g.AddNode("Relu", {relu_add}), "e"));
+  const Graph before = g;
+  EXPECT_EQ(Apply(compiler::FuseActivations, &g), 4);
+  EXPECT_EQ(Apply(compiler::FuseOutputAffines, &g), 1);
+  EXPECT_EQ(CountOps(g, "Mul"), 3);
+  EXPECT_EQ(CountOps(g, "Add"), 1);
+  ExpectInterfaceKept(before, g);
+  ExpectSameResults(before, g, -2.0f, 2.0f, 1e-6);
+}
+
 // ---- RecognizeHardSwish ----
 
 enum class HardSwishForm { kMulThenDiv, kMulThenMulSixth, kDivThenMul, kReversedOperands, kClipInputs };
@@ -994,7 +1078,9 @@ TEST(PassPipeline, RecognizedHardSwishFusesIntoConv) {
 }
 
 // PP-LCNetV3's block as paddle2onnx writes it: Conv -> Mul(scale) -> Add(bias)
-// -> hard-swish -> Mul(scale) -> Add(bias).
+// -> hard-swish -> Mul(scale) -> Add(bias): the first affine folds into the
+// weights; the second becomes the Conv's output affine when Build runs
+// FuseOutputAffines.
 TEST(PassPipeline, LearnableAffineBlock) {
   Graph g;
   const int x = Input(&g, "x", {1, 3, 6, 6});
@@ -1007,6 +1093,13 @@ TEST(PassPipeline, LearnableAffineBlock) {
   ASSERT_TRUE(compiler::RunPasses(compiler::PassOptions(), &g).ok());
   ASSERT_EQ(OpTypes(g), (std::vector<std::string>{"Conv", "Mul", "Add"}));
   EXPECT_EQ(StringAttr(g.nodes()[0], "activation"), "HardSwish");
+  ExpectInterfaceKept(before, g);
+  ExpectSameResults(before, g, -2.0f, 2.0f);
+  // Build fuses the second affine last (compiler/passes/passes.h).
+  EXPECT_EQ(Apply(compiler::FuseOutputAffines, &g), 1);
+  ASSERT_EQ(OpTypes(g), std::vector<std::string>{"Conv"});
+  EXPECT_EQ(FloatsAttr(g.nodes()[0], "activation_scale"), Floats{0.9f});
+  EXPECT_EQ(FloatsAttr(g.nodes()[0], "activation_shift"), Floats{0.1f});
   ExpectInterfaceKept(before, g);
   ExpectSameResults(before, g, -2.0f, 2.0f);
 }

@@ -1,8 +1,9 @@
 // The Conv op on its optimized path (runtime/ops/conv_fast_path.h) against the
 // same op on the reference kernels, for every int8 / int16 type mix of the
-// kernel harness's shapes: int16 tensors run as int8 pieces summed by oneDNN
-// and requantized by npurt, which must give the reference's bits; int8 -> int8
-// runs fully in oneDNN (within one step, tests/ops/onednn_conv_test.cc).
+// kernel harness's shapes, two thirds with an affine after the activation:
+// int16 tensors run as int8 pieces summed by oneDNN and requantized by npurt,
+// which must give the reference's bits; int8 -> int8 runs fully in oneDNN
+// (within one step, tests/ops/onednn_conv_test.cc).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,6 +40,12 @@ std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel) {
     op.attrs().SetString("activation", "Clip");
     op.attrs().SetFloats("activation_params", {p.activation.a, p.activation.b});
   }
+  if (p.activation.scale != nullptr) {
+    const float* scale = p.activation.scale;
+    const float* shift = p.activation.shift;
+    op.attrs().SetFloats("activation_scale", std::vector<float>(scale, scale + p.out_channels));
+    op.attrs().SetFloats("activation_shift", std::vector<float>(shift, shift + p.out_channels));
+  }
   if (c.out_type != c.in_type) op.attrs().SetString("output_type", c.out_type == DataType::kInt16 ? "INT16" : "INT8");
   const Shape x_shape{p.batch, p.in_channels, p.in[1], p.in[2]};
   if (c.in_type == DataType::kInt16) {
@@ -68,7 +75,10 @@ std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel) {
 TEST(ConvFastPath, Int16MixesGiveTheReferenceBits) {
   if (ActiveCpuTarget() < CpuTarget::kAvx512Vnni) GTEST_SKIP() << "no int8 oneDNN path on this CPU target";
   int optimized = 0;
-  for (const ConvCase& c : ConvCases(0x16a, 120)) {
+  std::vector<ConvCase> cases = ConvCases(0x16a, 120);
+  std::vector<std::vector<float>> affines;
+  AttachOutputAffines(0x16b, &cases, &affines);
+  for (const ConvCase& c : cases) {
     if (c.in_type == DataType::kInt8 && c.out_type == DataType::kInt8) continue;  // not the accumulating path
     std::string kernel, ref_kernel;
     std::vector<uint8_t> want;
@@ -92,7 +102,10 @@ TEST(ConvFastPath, FloatSumsGiveTheReferenceBitsWhileExact) {
   const ScopedCpuTargetCap no_vnni(CpuTarget::kAvx2);
   int optimized = 0, subsampled = 0;
   int64_t compared = 0, differing = 0;
-  for (const ConvCase& c : ConvCases(0xf5, 120)) {
+  std::vector<ConvCase> cases = ConvCases(0xf5, 120);
+  std::vector<std::vector<float>> affines;
+  AttachOutputAffines(0xf6, &cases, &affines);
+  for (const ConvCase& c : cases) {
     std::string kernel, ref_kernel;
     std::vector<uint8_t> want;
     {

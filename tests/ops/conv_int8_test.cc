@@ -67,6 +67,24 @@ TEST(ConvInt8, DepthwisePerChannelWeightsReluAndSaturation) {
   EXPECT_EQ(op.OutputValues<int8_t>(), (std::vector<int8_t>{100, 127, 0, 0}));
 }
 
+// The affine after the activation runs on the real value before the output's quantization.
+TEST(ConvInt8, OutputAffineBeforeTheOutputQuantization) {
+  OpRunner op("Conv");
+  op.attrs().SetInt("group", 2);
+  op.attrs().SetString("activation", "Relu");
+  op.attrs().SetFloats("activation_scale", {0.5f, 2.0f});
+  op.attrs().SetFloats("activation_shift", {-1.0f, 0.75f});
+  op.AddInput<int8_t>({1, 2, 2}, {1, 2, 3, 4}, DataType::kInt8);
+  op.SetInputQuant(0, PerTensor(1.0f));
+  op.AddInput<int8_t>({2, 1, 1}, {2, -4}, DataType::kInt8, true);
+  op.SetInputQuant(1, PerAxis({0.5f, 0.25f}, 0));
+  op.SetOutputQuant(0, PerTensor(0.01f, 0));
+  ASSERT_TRUE(op.Run().ok());
+  // Channel 0: real 1, 2 -> Relu 1, 2 -> * 0.5 - 1 = -0.5, 0 -> -50, 0.
+  // Channel 1: real -3, -4 -> Relu 0 -> * 2 + 0.75 = 0.75 -> 75, 75.
+  EXPECT_EQ(op.OutputValues<int8_t>(), (std::vector<int8_t>{-50, 0, 75, 75}));
+}
+
 TEST(ConvInt8, StridedDilated2dWithLeakyRelu) {
   OpRunner op("Conv");
   op.attrs().SetInts("strides", {2, 2});

@@ -221,6 +221,25 @@ TEST(ConvOp, FusedActivationAppliesAfterBias) {
   EXPECT_EQ(op.FloatOutput(), (std::vector<float>{0, 1}));
 }
 
+// The affine after the activation: y = act(x) * scale[c] + shift[c], per output channel or one for all.
+TEST(ConvOp, OutputAffineAfterTheActivation) {
+  for (bool per_channel : {true, false}) {
+    OpRunner op("Conv");
+    op.attrs().SetString("activation", "Relu");
+    op.attrs().SetFloats("activation_scale", per_channel ? std::vector<float>{2.0f, -0.5f} : std::vector<float>{3.0f});
+    op.attrs().SetFloats("activation_shift", {0.25f});
+    // Two 1x1 output channels over x = {-1, 2}: weights 1 and -1, biases 0 and 1.
+    op.AddFloatInput({1, 1, 2}, {-1, 2});
+    op.AddFloatInput({2, 1, 1}, {1, -1}, true);
+    op.AddFloatInput({2}, {0, 1}, true);
+    ASSERT_TRUE(op.Run().ok());
+    // Pre-activation: channel 0 {-1, 2}, channel 1 {2, -1}; Relu: {0, 2}, {2, 0}.
+    const std::vector<float> want = per_channel ? std::vector<float>{0.25f, 4.25f, -0.75f, 0.25f}
+                                                : std::vector<float>{0.25f, 6.25f, 6.25f, 0.25f};
+    EXPECT_EQ(op.FloatOutput(), want) << (per_channel ? "per channel" : "one value");
+  }
+}
+
 TEST(ConvOp, NonConstantWeightsWork) {
   OpRunner op("Conv");
   op.AddFloatInput({1, 2, 2}, {1, 2, 3, 4});
@@ -274,6 +293,19 @@ TEST(ConvOp, RejectsInvalidModels) {
          a->SetString("activation", "LeakyRelu");
          a->SetFloats("activation_params", {std::nanf("")});
        }},
+      {"activation_scale of the wrong length", {1, 1, 4, 4}, {3, 1, 2, 2}, {},
+       [](Attributes* a) {
+         a->SetString("activation", "Relu");
+         a->SetFloats("activation_scale", {1, 2});
+       }},
+      {"activation_shift of the wrong length", {1, 1, 4, 4}, {1, 1, 2, 2}, {},
+       [](Attributes* a) { a->SetFloats("activation_shift", {1, 2}); }},
+      {"infinite activation_scale", {1, 1, 4, 4}, {1, 1, 2, 2}, {},
+       [](Attributes* a) { a->SetFloats("activation_scale", {INFINITY}); }},
+      {"NaN activation_shift", {1, 1, 4, 4}, {1, 1, 2, 2}, {},
+       [](Attributes* a) { a->SetFloats("activation_shift", {std::nanf("")}); }},
+      {"activation_scale not floats", {1, 1, 4, 4}, {1, 1, 2, 2}, {},
+       [](Attributes* a) { a->SetInt("activation_scale", 2); }},
       {"huge spatial dim", {1, 1, int64_t{1} << 40}, {1, 1, 1}, {}, [](Attributes*) {}},
   };
   for (const BadConv& c : cases) {

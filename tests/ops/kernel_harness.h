@@ -305,6 +305,31 @@ inline std::vector<ConvCase> ConvCases(uint32_t seed, int random_count) {
   return cases;
 }
 
+// Gives two thirds of `cases` an affine after their activation (runtime/kernels/ref/fused_activation.h): one
+// scale and shift for every channel, or one per channel; scales of either sign from 0.5 to 2, shifts of up to
+// 40 output steps. The cases' params point into `storage`: keep it while they run.
+inline void AttachOutputAffines(uint32_t seed, std::vector<ConvCase>* cases, std::vector<std::vector<float>>* storage) {
+  std::mt19937 rng(seed);
+  storage->clear();
+  storage->reserve(cases->size());
+  std::uniform_int_distribution<int> pick(0, 2);
+  std::uniform_real_distribution<float> magnitude(0.5f, 2.0f), steps(-40.0f, 40.0f);
+  for (ConvCase& c : *cases) {
+    const int kind = pick(rng);
+    if (kind == 0) continue;
+    const size_t m = static_cast<size_t>(c.p.out_channels);
+    std::vector<float>& v = storage->emplace_back(2 * m);
+    for (size_t k = 0; k < m; ++k) {
+      const bool same = kind == 1 && k > 0;
+      v[k] = same ? v[0] : magnitude(rng) * (pick(rng) == 0 ? -1.0f : 1.0f);
+      v[m + k] = same ? v[m] : steps(rng) * c.q.output_scale;
+    }
+    c.p.activation.scale = v.data();
+    c.p.activation.shift = v.data() + m;
+    c.name += kind == 1 ? " affine" : " affine per channel";
+  }
+}
+
 inline KernelDiff CompareQuantizedConv(QuantizedConvKernel candidate, const std::vector<ConvCase>& cases) {
   return CompareQuantizedCases(cases, &quantized_conv__ref, candidate);
 }

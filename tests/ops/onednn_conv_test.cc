@@ -1,6 +1,7 @@
 // The oneDNN convolution (runtime/kernels/x86/onednn_conv.h) against the
-// reference kernel on the harness's edge and random shapes: int8 within one
-// step (the share that differs is printed), float within a relative tolerance.
+// reference kernel on the harness's edge and random shapes (two thirds with an
+// affine after the activation: post-ops): int8 within one step (the share that
+// differs is printed), float within a relative tolerance.
 // Every band count a pool can use (1, 2, 3 threads) must give the same answer.
 #include <gtest/gtest.h>
 
@@ -87,7 +88,9 @@ class OnednnConvTest : public ::testing::TestWithParam<int> {
 
 TEST_P(OnednnConvTest, Int8WithinOneStepOfReference) {
   if (!Int8Path()) GTEST_SKIP() << "no int8 oneDNN path on this CPU target";
-  const std::vector<ConvCase> cases = ConvCases(0x5eed0 + GetParam(), 150);
+  std::vector<ConvCase> cases = ConvCases(0x5eed0 + GetParam(), 150);
+  std::vector<std::vector<float>> affines;
+  AttachOutputAffines(0x5eee0 + GetParam(), &cases, &affines);
   const KernelDiff d = CompareQuantizedConv(&QuantizedAdapter, cases);
   ExpectWithinOneStep(d);
   EXPECT_LT(d.differing_share(), 1e-3);
@@ -97,7 +100,9 @@ TEST_P(OnednnConvTest, Int8WithinOneStepOfReference) {
 
 TEST_P(OnednnConvTest, FloatMatchesReference) {
   if (!FloatPath()) GTEST_SKIP() << "no float oneDNN path on this CPU target";
-  const std::vector<ConvCase> cases = ConvCases(0xf10a7 + GetParam(), 100);
+  std::vector<ConvCase> cases = ConvCases(0xf10a7 + GetParam(), 100);
+  std::vector<std::vector<float>> affines;
+  AttachOutputAffines(0xf10b7 + GetParam(), &cases, &affines);
   ExpectNmseBelow(CompareFloatConv(&FloatAdapter, cases), 1e-10);
   EXPECT_GE(g_taken, static_cast<int>(cases.size()) * 9 / 10) << "of " << cases.size();
 }

@@ -1,6 +1,7 @@
 // AVX-512 requantization of accumulator rows against the reference's
-// Requantize, bit for bit: every fused activation, int8 and int16 outputs,
-// with and without bias and a low part, channel counts around the lane width.
+// Requantize, bit for bit: every fused activation (with and without the affine
+// after it), int8 and int16 outputs, with and without bias and a low part,
+// channel counts around the lane width.
 #include <gtest/gtest.h>
 
 #if NPURT_HAVE_X86_KERNELS
@@ -25,7 +26,8 @@ TEST(RequantizeRowsAvx512, BitExactWithReference) {
   for (int iter = 0; iter < 240; ++iter) {
     RequantizeRowsParams p;
     p.channels = 1 + iter % 19;
-    const int64_t rows = 1 + pick(rng);
+    // Narrow rows run eight values at a time over several rows: enough of them for a few vectors and a tail.
+    const int64_t rows = 1 + pick(rng) + (p.channels < 8 ? 20 : 0);
     std::vector<int32_t> high(static_cast<size_t>(rows * p.channels)), low(high.size()), bias(static_cast<size_t>(p.channels));
     std::vector<float> acc_scale(static_cast<size_t>(p.channels));
     for (auto& v : high) v = sum(rng);
@@ -38,6 +40,10 @@ TEST(RequantizeRowsAvx512, BitExactWithReference) {
     p.activation.kind = kinds[iter % 6];
     p.activation.a = p.activation.kind == FusedActivation::kClip ? -0.5f : 0.2f;
     p.activation.b = p.activation.kind == FusedActivation::kClip ? 2.0f : 0.5f;
+    // The affine after the activation in four of seven iterations (every activation meets it).
+    std::vector<float> affine(2 * static_cast<size_t>(p.channels));
+    for (auto& v : affine) v = std::uniform_real_distribution<float>(-2.0f, 2.0f)(rng);
+    if (iter % 7 >= 3) p.activation.scale = affine.data(), p.activation.shift = affine.data() + p.channels;
     p.out_type = iter % 4 < 2 ? DataType::kInt8 : DataType::kInt16;
     const bool out16 = p.out_type == DataType::kInt16;
     p.out_min = out16 ? -32768 : -128, p.out_max = out16 ? 32767 : 127;
@@ -50,7 +56,7 @@ TEST(RequantizeRowsAvx512, BitExactWithReference) {
         const int64_t acc = (with_bias ? bias[static_cast<size_t>(m)] : 0) +
                             (with_low ? 256 * static_cast<int64_t>(high[at]) + low[at] : high[at]);
         want[at] = Requantize(acc, acc_scale[static_cast<size_t>(m)], p.activation, p.out_scale, p.out_zero_point,
-                              p.out_min, p.out_max);
+                              p.out_min, p.out_max, m);
       }
     }
     std::vector<int16_t> out16_values(high.size());

@@ -44,7 +44,7 @@ void f32_conv__ref(const ConvParams& p, const float* input, const float* weights
           }
         }
       }
-      ApplyFusedActivation(p.activation, out, static_cast<size_t>(out_plane));
+      ApplyFusedActivation(p.activation, out, static_cast<size_t>(out_plane), oc);
     }
   }
 }

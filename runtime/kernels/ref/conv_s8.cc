@@ -73,7 +73,7 @@ void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* inp
             }
             for (int64_t j = 0; j < count; ++j) {
               out_row[ow0 + j] = static_cast<TOut>(Requantize(acc[j], acc_scale, p.activation, q.output_scale,
-                                                           q.output_zero_point, q.output_min, q.output_max));
+                                                           q.output_zero_point, q.output_min, q.output_max, oc));
             }
           }
         }

@@ -46,13 +46,13 @@ inline float DequantizeValue(int32_t q, float scale, int32_t zero_point) {
   return static_cast<float>(static_cast<int64_t>(q) - zero_point) * scale;
 }
 
-// An accumulator to the output type (see the header comment). int16
+// An accumulator of output channel `channel` to the output type (see the header comment). int16
 // activations accumulate in int64 (|x - zp| reaches 65535, so K products can
 // leave the int32 range); the float conversion is the same.
 template <typename Acc>
 inline int32_t Requantize(Acc acc, float acc_scale, const FusedActivationParams& activation, float out_scale,
-                          int32_t out_zero_point, int32_t qmin, int32_t qmax) {
-  const float real = ApplyFusedActivation(activation, static_cast<float>(acc) * acc_scale);
+                          int32_t out_zero_point, int32_t qmin, int32_t qmax, int64_t channel = 0) {
+  const float real = ApplyFusedActivation(activation, static_cast<float>(acc) * acc_scale, channel);
   return QuantizeValue(real, out_scale, out_zero_point, qmin, qmax);
 }
 

@@ -61,6 +61,10 @@ struct OnednnConv::Impl {
   std::vector<dnnl::primitive> primitives;  // per distinct band geometry
   std::vector<memory> weights;  // per geometry; geometries with the same blocked layout share one
   memory bias;                  // empty when the conv has none
+  // The fused activation's per-channel affine as two binary post-ops (mul, add) from post-op
+  // `affine_post_op` on; empty when there is none.
+  memory affine_scale, affine_shift;
+  int affine_post_op = -1;
   size_t scratch = 0;
   std::string implementation;
   struct ItemMemory {
@@ -251,6 +255,22 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops po;
     if (accumulate == nullptr) AppendActivation(p.activation, &po);
+    const float* scale = p.activation.scale;
+    const float* shift = p.activation.shift;
+    const bool uniform = scale != nullptr && std::all_of(scale, scale + OC, [scale](float v) { return v == *scale; }) &&
+                         std::all_of(shift, shift + OC, [shift](float v) { return v == *shift; });
+    if (accumulate == nullptr && uniform) {
+      // One scale and shift (PP-LCNetV3's affine blocks): an eltwise post-op, far cheaper in oneDNN's
+      // kernels than binary ones (it may fuse the multiply-add: float32 only, and within the int8 step).
+      po.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, *scale, *shift);
+    } else if (accumulate == nullptr && scale != nullptr) {
+      const memory::desc per_channel({1, OC, 1, 1}, Dt::f32, Tag::nchw);
+      m.affine_post_op = po.len();
+      po.append_binary(dnnl::algorithm::binary_mul, per_channel);
+      po.append_binary(dnnl::algorithm::binary_add, per_channel);
+      m.affine_scale = CopiedMemory(per_channel, p.activation.scale);
+      m.affine_shift = CopiedMemory(per_channel, p.activation.shift);
+    }
     if (accumulate != nullptr) {
       attr.set_zero_points(DNNL_ARG_SRC, 0, {accumulate->zero_point});
     } else if (q8) {
@@ -382,13 +402,18 @@ Status OnednnConv::RunBand(int64_t n, int slice, const void* band_input, void* b
   dnnl_memory_set_data_handle(io.src.get(), const_cast<void*>(band_input));
   dnnl_memory_set_data_handle(io.dst.get(), band_output);
   dnnl_memory_set_data_handle(io.scratch.get(), scratch);
-  dnnl_exec_arg_t args[5] = {{DNNL_ARG_SRC, io.src.get()},
+  dnnl_exec_arg_t args[7] = {{DNNL_ARG_SRC, io.src.get()},
                              {DNNL_ARG_WEIGHTS, m.weights[geometry].get()},
                              {DNNL_ARG_DST, io.dst.get()},
-                             {DNNL_ARG_SCRATCHPAD, io.scratch.get()},
-                             {DNNL_ARG_BIAS, m.bias ? m.bias.get() : nullptr}};
+                             {DNNL_ARG_SCRATCHPAD, io.scratch.get()}};
+  int count = 4;
+  if (m.bias) args[count++] = {DNNL_ARG_BIAS, m.bias.get()};
+  if (m.affine_post_op >= 0) {
+    args[count++] = {DNNL_ARG_ATTR_MULTIPLE_POST_OP(m.affine_post_op) | DNNL_ARG_SRC_1, m.affine_scale.get()};
+    args[count++] = {DNNL_ARG_ATTR_MULTIPLE_POST_OP(m.affine_post_op + 1) | DNNL_ARG_SRC_1, m.affine_shift.get()};
+  }
   OnednnSingleThread one_thread;
-  return OnednnExecute(m.primitives[geometry], args, m.bias ? 5 : 4);
+  return OnednnExecute(m.primitives[geometry], args, count);
 }
 
 }  // namespace npurt

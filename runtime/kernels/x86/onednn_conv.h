@@ -11,7 +11,8 @@
 // int8 (the contract of runtime/kernels/ref/quantize.h): per-tensor asymmetric
 // int8 input and output, symmetric per-channel int8 weights, int32 bias. oneDNN
 // scales the accumulator by acc_scale[m] (the real value), applies the fused
-// activation, multiplies by 1 / output_scale and adds the zero point before it
+// activation and its affine (post-ops: one linear eltwise, or binary mul / add
+// per channel), multiplies by 1 / output_scale and adds the zero point before it
 // rounds, so an output differs from the reference by at most one step: where
 // the real value is an exact tie, or where the reciprocal rounds differently.
 #pragma once

@@ -74,7 +74,11 @@ NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void
     const int64_t base = row * c;
     for (int64_t m = 0; m < vector_end; m += 8) {
       const __m256 acc = Accumulator(sums + base + m, p.bias != nullptr ? p.bias + m : nullptr, exact_bias);
-      const __m256 real = Activate(p.activation, _mm256_mul_ps(acc, _mm256_loadu_ps(p.acc_scale + m)));
+      __m256 real = Activate(p.activation, _mm256_mul_ps(acc, _mm256_loadu_ps(p.acc_scale + m)));
+      if (p.activation.scale != nullptr) {  // the affine: product, then sum, each rounded
+        real = _mm256_add_ps(_mm256_mul_ps(real, _mm256_loadu_ps(p.activation.scale + m)),
+                             _mm256_loadu_ps(p.activation.shift + m));
+      }
       __m256 q = _mm256_round_ps(_mm256_div_ps(real, out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
       q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0
       q = Select(_mm256_cmp_ps(q, lo, _CMP_LT_OQ), q, lo);
@@ -91,7 +95,7 @@ NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void
     for (int64_t m = vector_end; m < c; ++m) {  // the tail, as the reference computes it
       const double acc = static_cast<double>(sums[base + m]) + (p.bias != nullptr ? p.bias[m] : 0);
       const int32_t q = Requantize(static_cast<float>(acc), p.acc_scale[m], p.activation, p.out_scale,
-                                   p.out_zero_point, p.out_min, p.out_max);
+                                   p.out_zero_point, p.out_min, p.out_max, m);
       if (out16) {
         out16p[base + m] = static_cast<int16_t>(q);
       } else {
@@ -174,7 +178,21 @@ void dequantize_per_tensor__avx2(const void* x, DataType type, float scale, int3
 }
 
 void requantize_float_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
-  FloatRows(p, sums, out, range);
+  const int64_t c = p.channels;
+  if (c >= 8 || 8 % c != 0) {
+    FloatRows(p, sums, out, range);
+    return;
+  }
+  // Rows of one, two or four channels (a one-channel map, a depth-to-space output) would all run as the
+  // scalar tail: eight values at a time instead, each lane's channel repeating (lane % c), then the last
+  // few rows as rows.
+  WideRows wide(p);
+  const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX), per = 8 / c;
+  const int64_t blocks = (end - begin) / per;
+  const size_t elem = p.out_type == DataType::kInt16 ? 2 : 1;
+  FloatRows(wide.params, sums + begin * c, static_cast<uint8_t*>(out) + static_cast<size_t>(begin * c) * elem,
+            WorkRange{0, blocks});
+  FloatRows(p, sums, out, WorkRange{begin + blocks * per, end});
 }
 
 void codes_to_float__avx2(const void* codes, DataType type, int32_t zero_point, float* out, WorkRange range) {

@@ -55,7 +55,12 @@ NPURT_AVX512DQ void Rows(const RequantizeRowsParams& p, const int32_t* high, con
         acc = _mm512_add_epi64(_mm512_slli_epi64(acc, 8), _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(k, low + at)));
       }
       if (p.bias != nullptr) acc = _mm512_add_epi64(acc, _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(k, p.bias + m)));
-      const __m256 real = Activate(p.activation, _mm256_mul_ps(_mm512_cvtepi64_ps(acc), _mm256_maskz_loadu_ps(k, p.acc_scale + m)));
+      __m256 real =
+          Activate(p.activation, _mm256_mul_ps(_mm512_cvtepi64_ps(acc), _mm256_maskz_loadu_ps(k, p.acc_scale + m)));
+      if (p.activation.scale != nullptr) {  // the affine: product, then sum, each rounded
+        real = _mm256_add_ps(_mm256_mul_ps(real, _mm256_maskz_loadu_ps(k, p.activation.scale + m)),
+                             _mm256_maskz_loadu_ps(k, p.activation.shift + m));
+      }
       __m256 q = _mm256_roundscale_ps(_mm256_div_ps(real, out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
       q = _mm256_maskz_mov_ps(_mm256_cmp_ps_mask(q, q, _CMP_ORD_Q), q);  // NaN quantizes as 0
       q = _mm256_mask_blend_ps(_mm256_cmp_ps_mask(q, lo, _CMP_LT_OQ), q, lo);
@@ -74,7 +79,19 @@ NPURT_AVX512DQ void Rows(const RequantizeRowsParams& p, const int32_t* high, con
 
 void requantize_rows__avx512(const RequantizeRowsParams& p, const int32_t* high, const int32_t* low, void* out,
                              WorkRange range) {
-  Rows(p, high, low, out, range);
+  const int64_t c = p.channels;
+  if (c >= 8 || 8 % c != 0) {
+    Rows(p, high, low, out, range);
+    return;
+  }
+  // Rows of one, two or four channels: eight values at a time, each lane's channel repeating (lane % c).
+  WideRows wide(p);
+  const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX), per = 8 / c;
+  const int64_t blocks = (end - begin) / per, first = begin * c;
+  const size_t elem = p.out_type == DataType::kInt16 ? 2 : 1;
+  Rows(wide.params, high + first, low != nullptr ? low + first : nullptr,
+       static_cast<uint8_t*>(out) + static_cast<size_t>(first) * elem, WorkRange{0, blocks});
+  Rows(p, high, low, out, WorkRange{begin + blocks * per, end});
 }
 
 }  // namespace npurt

@@ -23,4 +23,27 @@ struct RequantizeRowsParams {
   DataType out_type = DataType::kInt8;  // int8 or int16
 };
 
+// Rows of c = 1, 2 or 4 channels seen as rows of eight: the per-channel parameters tiled (lane k is channel
+// k % c), for kernels whose vectors are eight channels wide.
+struct WideRows {
+  explicit WideRows(const RequantizeRowsParams& p) : params(p) {
+    const int64_t c = p.channels;
+    for (int64_t k = 0; k < 8; ++k) {
+      acc_scale[k] = p.acc_scale[k % c];
+      bias[k] = p.bias != nullptr ? p.bias[k % c] : 0;
+      if (p.activation.scale != nullptr) scale[k] = p.activation.scale[k % c], shift[k] = p.activation.shift[k % c];
+    }
+    params.channels = 8;
+    params.acc_scale = acc_scale;
+    if (p.bias != nullptr) params.bias = bias;
+    if (p.activation.scale != nullptr) params.activation.scale = scale, params.activation.shift = shift;
+  }
+  WideRows(const WideRows&) = delete;
+  WideRows& operator=(const WideRows&) = delete;
+
+  RequantizeRowsParams params;
+  float acc_scale[8] = {}, scale[8] = {}, shift[8] = {};
+  int32_t bias[8] = {};
+};
+
 }  // namespace npurt
