@@ -50,17 +50,21 @@ TEST(ConvInt8, Conv1dPadsReadTheInputZeroPointAndRoundHalfToEven) {
   EXPECT_EQ(op.OutputValues<int8_t>(), (std::vector<int8_t>{-3, 2, 9, 17}));
 }
 
+// x [1, 2, 2]: channel 0 = 1 2, channel 1 = 3 4 (scale 1, zero point 0); 1x1 depthwise weights 2 and -4,
+// scales 0.5 and 0.25 per output channel; Relu; output scale 0.01, zero point 0.
+void AddDepthwiseRelu(OpRunner* op) {
+  op->attrs().SetInt("group", 2);
+  op->attrs().SetString("activation", "Relu");
+  op->AddInput<int8_t>({1, 2, 2}, {1, 2, 3, 4}, DataType::kInt8);
+  op->SetInputQuant(0, PerTensor(1.0f));
+  op->AddInput<int8_t>({2, 1, 1}, {2, -4}, DataType::kInt8, true);
+  op->SetInputQuant(1, PerAxis({0.5f, 0.25f}, 0));
+  op->SetOutputQuant(0, PerTensor(0.01f, 0));
+}
+
 TEST(ConvInt8, DepthwisePerChannelWeightsReluAndSaturation) {
   OpRunner op("Conv");
-  op.attrs().SetInt("group", 2);
-  op.attrs().SetString("activation", "Relu");
-  // x [1, 2, 2]: channel 0 = 1 2, channel 1 = 3 4 (scale 1, zero point 0).
-  op.AddInput<int8_t>({1, 2, 2}, {1, 2, 3, 4}, DataType::kInt8);
-  op.SetInputQuant(0, PerTensor(1.0f));
-  // 1x1 depthwise weights 2 and -4, scales 0.5 and 0.25 per output channel.
-  op.AddInput<int8_t>({2, 1, 1}, {2, -4}, DataType::kInt8, true);
-  op.SetInputQuant(1, PerAxis({0.5f, 0.25f}, 0));
-  op.SetOutputQuant(0, PerTensor(0.01f, 0));
+  AddDepthwiseRelu(&op);
   ASSERT_TRUE(op.Run().ok());
   // Channel 0: acc 2, 4 x 0.5 = 1, 2 -> 100, 200 saturates to 127.
   // Channel 1: acc -12, -16 x 0.25 = -3, -4 -> Relu 0 -> 0.
@@ -70,15 +74,9 @@ TEST(ConvInt8, DepthwisePerChannelWeightsReluAndSaturation) {
 // The affine after the activation runs on the real value before the output's quantization.
 TEST(ConvInt8, OutputAffineBeforeTheOutputQuantization) {
   OpRunner op("Conv");
-  op.attrs().SetInt("group", 2);
-  op.attrs().SetString("activation", "Relu");
+  AddDepthwiseRelu(&op);
   op.attrs().SetFloats("activation_scale", {0.5f, 2.0f});
   op.attrs().SetFloats("activation_shift", {-1.0f, 0.75f});
-  op.AddInput<int8_t>({1, 2, 2}, {1, 2, 3, 4}, DataType::kInt8);
-  op.SetInputQuant(0, PerTensor(1.0f));
-  op.AddInput<int8_t>({2, 1, 1}, {2, -4}, DataType::kInt8, true);
-  op.SetInputQuant(1, PerAxis({0.5f, 0.25f}, 0));
-  op.SetOutputQuant(0, PerTensor(0.01f, 0));
   ASSERT_TRUE(op.Run().ok());
   // Channel 0: real 1, 2 -> Relu 1, 2 -> * 0.5 - 1 = -0.5, 0 -> -50, 0.
   // Channel 1: real -3, -4 -> Relu 0 -> * 2 + 0.75 = 0.75 -> 75, 75.
