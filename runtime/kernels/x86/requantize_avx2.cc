@@ -178,21 +178,11 @@ void dequantize_per_tensor__avx2(const void* x, DataType type, float scale, int3
 }
 
 void requantize_float_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
-  const int64_t c = p.channels;
-  if (c >= 8 || 8 % c != 0) {
-    FloatRows(p, sums, out, range);
-    return;
-  }
-  // Rows of one, two or four channels (a one-channel map, a depth-to-space output) would all run as the
-  // scalar tail: eight values at a time instead, each lane's channel repeating (lane % c), then the last
-  // few rows as rows.
-  WideRows wide(p);
-  const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX), per = 8 / c;
-  const int64_t blocks = (end - begin) / per;
+  // Narrow rows (a one-channel map, a depth-to-space output) would all run as the scalar tail.
   const size_t elem = p.out_type == DataType::kInt16 ? 2 : 1;
-  FloatRows(wide.params, sums + begin * c, static_cast<uint8_t*>(out) + static_cast<size_t>(begin * c) * elem,
-            WorkRange{0, blocks});
-  FloatRows(p, sums, out, WorkRange{begin + blocks * per, end});
+  RequantizeInRowsOfEight(p, range, [&](const RequantizeRowsParams& q, int64_t first, WorkRange rows) {
+    FloatRows(q, sums + first, static_cast<uint8_t*>(out) + static_cast<size_t>(first) * elem, rows);
+  });
 }
 
 void codes_to_float__avx2(const void* codes, DataType type, int32_t zero_point, float* out, WorkRange range) {

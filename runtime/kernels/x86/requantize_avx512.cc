@@ -79,19 +79,12 @@ NPURT_AVX512DQ void Rows(const RequantizeRowsParams& p, const int32_t* high, con
 
 void requantize_rows__avx512(const RequantizeRowsParams& p, const int32_t* high, const int32_t* low, void* out,
                              WorkRange range) {
-  const int64_t c = p.channels;
-  if (c >= 8 || 8 % c != 0) {
-    Rows(p, high, low, out, range);
-    return;
-  }
-  // Rows of one, two or four channels: eight values at a time, each lane's channel repeating (lane % c).
-  WideRows wide(p);
-  const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX), per = 8 / c;
-  const int64_t blocks = (end - begin) / per, first = begin * c;
+  // Narrow rows would run one masked vector per row.
   const size_t elem = p.out_type == DataType::kInt16 ? 2 : 1;
-  Rows(wide.params, high + first, low != nullptr ? low + first : nullptr,
-       static_cast<uint8_t*>(out) + static_cast<size_t>(first) * elem, WorkRange{0, blocks});
-  Rows(p, high, low, out, WorkRange{begin + blocks * per, end});
+  RequantizeInRowsOfEight(p, range, [&](const RequantizeRowsParams& q, int64_t first, WorkRange rows) {
+    Rows(q, high + first, low != nullptr ? low + first : nullptr,
+         static_cast<uint8_t*>(out) + static_cast<size_t>(first) * elem, rows);
+  });
 }
 
 }  // namespace npurt

@@ -9,6 +9,7 @@
 
 #include "runtime/core/types.h"
 #include "runtime/kernels/ref/fused_activation.h"
+#include "runtime/kernels/ref/work_range.h"
 
 namespace npurt {
 
@@ -45,5 +46,22 @@ struct WideRows {
   float acc_scale[8] = {}, scale[8] = {}, shift[8] = {};
   int32_t bias[8] = {};
 };
+
+// Runs rows `range` of a kernel whose vectors are eight channels wide: `rows(q, first, r)` requantizes rows r
+// of params q starting at element `first` of the whole rows. Rows of 1, 2 or 4 channels, which would all
+// run as a kernel's tail, go eight values at a time (WideRows), the last few as rows; others as they are.
+template <typename RunRows>
+void RequantizeInRowsOfEight(const RequantizeRowsParams& p, WorkRange range, RunRows rows) {
+  const int64_t c = p.channels;
+  if (c >= 8 || 8 % c != 0) {
+    rows(p, 0, range);
+    return;
+  }
+  const WideRows wide(p);
+  const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX), per = 8 / c;
+  const int64_t blocks = (end - begin) / per;
+  rows(wide.params, begin * c, WorkRange{0, blocks});
+  rows(p, 0, WorkRange{begin + blocks * per, end});
+}
 
 }  // namespace npurt
