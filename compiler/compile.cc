@@ -223,6 +223,13 @@ Status CorrectBiasEmpirically(const EmitOptions& emit, const std::vector<uint8_t
   return Status::Ok();
 }
 
+// What the convolutions' epilogues take over, run last (passes.h): residual adds first (they need a Conv
+// without an activation), then the affines after an activation.
+void FuseConvolutionEpilogues(Graph* graph) {
+  FuseResidualAdds(graph);
+  FuseOutputAffines(graph);
+}
+
 }  // namespace
 
 Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
@@ -237,7 +244,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   emit.target_platform = options.target_platform;
   emit.custom_string = options.custom_string;
   if (!options.quantize) {
-    FuseOutputAffines(graph);
+    FuseConvolutionEpilogues(graph);
     return EmitModel(*graph, emit, model);
   }
 
@@ -287,7 +294,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
     NPURT_RETURN_IF_ERROR(CorrectBiasEmpirically(emit, float_model, samples, graph));
   }
   // After everything that measures the quantized ops one by one (see passes.h).
-  FuseOutputAffines(graph);
+  FuseConvolutionEpilogues(graph);
   report->float_reference = std::move(float_model);
   report->quantized = true;
   report->calibration_samples = samples.size();
@@ -417,7 +424,7 @@ Status CompileDynamic(const std::string& onnx_path, const CompileOptions& option
       graphs[k] = std::move(q);
     }
   } else {
-    for (Graph& g : graphs) FuseOutputAffines(&g);  // as Build does: every set keeps one node list
+    for (Graph& g : graphs) FuseConvolutionEpilogues(&g);  // as Build does: every set keeps one node list
   }
   NPURT_RETURN_IF_ERROR(EmitDynamicModel(graphs, largest, emit, model));
   // As for quantized models: a model that would not initialize is a conversion error.

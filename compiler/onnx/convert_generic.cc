@@ -31,8 +31,10 @@ Status RequireShapeInputsConstant(NodeContext& ctx) {
 Status ConvertGeneric(NodeContext& ctx, std::vector<int>* outputs) {
   const OpDef* def = FindOp(ctx.op_type());
   if (def == nullptr) return ctx.Error("no runtime op of this name in this build");
-  if (static_cast<int>(ctx.num_inputs()) > def->max_inputs) {
-    return ctx.Error("has %zu inputs; npurt supports at most %d", ctx.num_inputs(), def->max_inputs);
+  // A Conv's fourth input (`residual`) is the compiler's fused Add: not part of the ONNX operator.
+  const int max_inputs = ctx.op_type() == "Conv" ? 3 : def->max_inputs;
+  if (static_cast<int>(ctx.num_inputs()) > max_inputs) {
+    return ctx.Error("has %zu inputs; the ONNX operator takes at most %d", ctx.num_inputs(), max_inputs);
   }
   NPURT_RETURN_IF_ERROR(RequireShapeInputsConstant(ctx));
   Attributes attrs;

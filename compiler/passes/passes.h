@@ -53,5 +53,12 @@ int FuseActivations(Graph* graph);
 // rounding and the bias correction with it, and loses accuracy).
 int FuseOutputAffines(Graph* graph);
 
+// Add(Conv output, r) [with the Add's Relu] -> one Conv reading r as its
+// `residual` input (y = act(conv + bias + r)), when the Conv has no activation,
+// r has the output's shape and the tensors are all float or all quantized.
+// Not part of RunPasses, for the same reason: Build runs it after quantization,
+// before FuseOutputAffines (compile.cc: FuseConvolutionEpilogues).
+int FuseResidualAdds(Graph* graph);
+
 }  // namespace compiler
 }  // namespace npurt

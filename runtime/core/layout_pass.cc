@@ -22,6 +22,18 @@ void ForEachFullOperand(const OpNode& node, F&& f) {
   for (Tensor* t : node.outputs) f(t);
 }
 
+// The operands a channels_last_io node reads and writes in either layout: input 0, output 0, and any
+// other input of output 0's shape (a Conv's residual).
+template <typename F>
+void ForEachNhwcOperand(const OpNode& node, F&& f) {
+  f(node.inputs[0]);
+  f(node.outputs[0]);
+  for (size_t i = 1; i < node.inputs.size(); ++i) {
+    Tensor* t = node.inputs[i];
+    if (t != nullptr && t->shape == node.outputs[0]->shape) f(t);
+  }
+}
+
 }  // namespace
 
 int AssignChannelsLast(std::vector<OpNode>* nodes, std::vector<Tensor>* tensors, const std::vector<bool>& movable) {
@@ -31,10 +43,7 @@ int AssignChannelsLast(std::vector<OpNode>* nodes, std::vector<Tensor>* tensors,
     if (index < movable.size() && movable[index] && t->rank() == 4) last.emplace(t, true);
   };
   for (OpNode& node : *nodes) {
-    if (node.channels_last_io) {
-      candidate(node.inputs[0]);
-      candidate(node.outputs[0]);
-    }
+    if (node.channels_last_io) ForEachNhwcOperand(node, candidate);
   }
   if (last.empty()) return 0;
   for (OpNode& node : *nodes) {
@@ -63,10 +72,7 @@ int AssignChannelsLast(std::vector<OpNode>* nodes, std::vector<Tensor>* tensors,
         // An operand of another size is a single value or reads the same in both layouts (prepare checked).
         continue;
       }
-      if (node.channels_last_io) {
-        allowed[node.inputs[0]] += 1;
-        allowed[node.outputs[0]] += 1;
-      }
+      if (node.channels_last_io) ForEachNhwcOperand(node, [&](const Tensor* t) { allowed[t] += 1; });
     }
     for (auto& [t, value] : last) {
       // One channel or one pixel: the same bytes in both layouts, so any reader is fine.

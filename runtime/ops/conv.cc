@@ -8,6 +8,10 @@
 // per tensor, a constant symmetric int8 weight quantized per tensor or per
 // output channel (axis 0), an optional constant int32 bias whose real value is
 // bias[m] * input scale * weight scale[m].
+//
+// An optional fourth input, `residual` (the compiler's fused Add), of the
+// output's shape joins the sum before the activation (kernels/ref/conv.h):
+// float32 for a float convolution, int8 or int16 quantized per tensor otherwise.
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -31,6 +35,8 @@ struct ConvState : OpState {
   ConvParams params;
   std::vector<float> affine;  // params.activation's per-channel scales and shifts, when it has them
   bool quantized = false;
+  bool has_residual = false;
+  ConvResidual residual;  // its type and quantization; eval points it at the tensor
   ConvQuantParams quant;  // quantized only
   ConvFastPath fast;      // an optimized kernel, when prepare found one
 };
@@ -136,6 +142,19 @@ Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const
   return Status::Ok();
 }
 
+// The residual input (nullptr: none) against the planned output.
+Status CheckResidual(const Tensor* r, const Shape& out_shape, bool quantized) {
+  if (r == nullptr) return Status::Ok();
+  NPURT_CHECK_OR_RETURN(r->shape == out_shape, kModelInvalid, "Conv: residual shape %s differs from output shape %s",
+                        ShapeToString(r->shape).c_str(), ShapeToString(out_shape).c_str());
+  const bool type_ok = quantized ? (r->dtype == DataType::kInt8 || r->dtype == DataType::kInt16)
+                                 : r->dtype == DataType::kFloat32;
+  NPURT_CHECK_OR_RETURN(type_ok, kModelInvalid, "Conv: residual of type %s in a %s convolution, expected %s",
+                        DataTypeName(r->dtype), quantized ? "quantized" : "float",
+                        quantized ? "INT8 or INT16" : "FLOAT32");
+  return Status::Ok();
+}
+
 // The affine after the activation (attributes activation_scale / activation_shift) into `storage`, which
 // `p->activation` then points at.
 Status ReadConvAffine(const Attributes& attrs, ConvParams* p, std::vector<float>* storage) {
@@ -200,6 +219,7 @@ Status ConvInfer(const Attributes& attrs, const std::vector<const Tensor*>& inpu
   bool quantized = false;
   auto in = [&inputs](size_t i) { return i < inputs.size() ? inputs[i] : nullptr; };
   NPURT_RETURN_IF_ERROR(PlanConv(attrs, in(0), in(1), in(2), &params, &shape, &quantized));
+  NPURT_RETURN_IF_ERROR(CheckResidual(in(3), shape, quantized));
   std::vector<float> affine;
   NPURT_RETURN_IF_ERROR(ReadConvAffine(attrs, &params, &affine));
   (*outputs)[0].shape = shape;
@@ -213,9 +233,22 @@ Status ConvPrepare(OpNode* node) {
   Shape shape;
   NPURT_RETURN_IF_ERROR(PlanConv(node->attrs, node->input(0), node->input(1), node->input(2), &state->params, &shape,
                                  &state->quantized));
+  const Tensor* r = node->input(3);
+  NPURT_RETURN_IF_ERROR(CheckResidual(r, shape, state->quantized));
   NPURT_RETURN_IF_ERROR(ReadConvAffine(node->attrs, &state->params, &state->affine));
   if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedConv(*node, state.get()));
-  NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, state->params, state->quantized ? &state->quant : nullptr));
+  if (r != nullptr) {
+    state->has_residual = true;
+    state->residual.type = r->dtype;
+    if (state->quantized) {
+      TensorQuant rq;
+      NPURT_RETURN_IF_ERROR(ReadActivationQuant("Conv", *r, "residual", &rq));
+      state->residual.scale = rq.scale;
+      state->residual.zero_point = rq.zero_point;
+    }
+  }
+  NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, state->params, state->quantized ? &state->quant : nullptr, false,
+                                            state->has_residual ? &state->residual : nullptr));
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -225,19 +258,23 @@ Status ConvEval(OpNode* node) {
   const ConvState* state = node->state_as<ConvState>();
   if (state->fast.enabled()) return state->fast.Eval(node);
   const Tensor* bias = node->input(2);
+  ConvResidual residual = state->residual;
+  if (state->has_residual) residual.data = node->inputs[3]->data;
+  const ConvResidual* r = state->has_residual ? &residual : nullptr;
   const int threads = ThreadsFor(*node, node->outputs[0]->num_elements() * node->inputs[1]->num_elements() /
                                             state->params.out_channels);
   if (state->quantized) {
     ParallelFor(state->params.out_channels, threads, [&](int64_t begin, int64_t end) {
       quantized_conv__ref(state->params, state->quant, node->inputs[0]->dtype, node->inputs[0]->data,
                           node->inputs[1]->as<int8_t>(), bias != nullptr ? bias->as<int32_t>() : nullptr,
-                          node->outputs[0]->dtype, node->outputs[0]->data, WorkRange{begin, end});
+                          node->outputs[0]->dtype, node->outputs[0]->data, WorkRange{begin, end}, r);
     });
     return Status::Ok();
   }
   ParallelFor(state->params.out_channels, threads, [&](int64_t begin, int64_t end) {
     f32_conv__ref(state->params, node->inputs[0]->as<float>(), node->inputs[1]->as<float>(),
-                  bias != nullptr ? bias->as<float>() : nullptr, node->outputs[0]->as<float>(), WorkRange{begin, end});
+                  bias != nullptr ? bias->as<float>() : nullptr, node->outputs[0]->as<float>(), WorkRange{begin, end},
+                  r);
   });
   return Status::Ok();
 }
@@ -250,6 +287,6 @@ Status ConvGeometry(const Attributes& attrs, const Tensor* x, const Tensor* w, C
   return PlanConv(attrs, x, w, nullptr, params, &shape, &quantized);
 }
 
-extern const OpDef kOpConv = {"Conv", 2, 3, 1, 1, ConvInfer, ConvPrepare, ConvEval};
+extern const OpDef kOpConv = {"Conv", 2, 4, 1, 1, ConvInfer, ConvPrepare, ConvEval};
 
 }  // namespace npurt

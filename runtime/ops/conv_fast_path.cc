@@ -27,6 +27,23 @@ namespace {
 
 size_t RoundUp64(size_t bytes) { return (bytes + 63) & ~size_t{63}; }
 
+// A strided 1x1 convolution that reads no padding runs as a 1x1 of stride 1 (`dense`) on the pixels it
+// reads: oneDNN's 1x1 kernel, where the strided one falls back to its general kernel (2-2.5x slower on
+// ResNet-50's downsampling convolutions in NHWC on AVX2).
+bool SubsampledPointwise(const ConvParams& p, bool transposed, ConvParams* dense, SubsampleGeometry* g) {
+  if (transposed || p.kernel[0] != 1 || p.kernel[1] != 1 || p.kernel[2] != 1 || p.pad_begin[1] != 0 ||
+      p.pad_begin[2] != 0 || (p.stride[1] == 1 && p.stride[2] == 1) || (p.out[1] - 1) * p.stride[1] >= p.in[1] ||
+      (p.out[2] - 1) * p.stride[2] >= p.in[2]) {
+    return false;
+  }
+  *g = SubsampleGeometry{p.batch, p.in_channels, p.in[1], p.in[2], p.out[1], p.out[2], p.stride[1], p.stride[2]};
+  *dense = p;
+  dense->in[1] = p.out[1];
+  dense->in[2] = p.out[2];
+  dense->stride[1] = dense->stride[2] = 1;
+  return true;
+}
+
 }  // namespace
 #endif
 
@@ -35,31 +52,46 @@ ConvFastPath::~ConvFastPath() = default;
 ConvFastPath::ConvFastPath(ConvFastPath&&) noexcept = default;
 ConvFastPath& ConvFastPath::operator=(ConvFastPath&&) noexcept = default;
 
-Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams* quant, bool transposed) {
+Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams* quant, bool transposed,
+                             const ConvResidual* residual) {
 #if NPURT_HAVE_ONEDNN
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
   const Tensor* b = node->input(2);
   // The weights are packed once here: they must be constants.
   if (!node->may_pack_constants || !node->inputs[1]->constant || (b != nullptr && !b->constant)) return Status::Ok();
+  if (residual != nullptr && transposed) return Status::Ok();
+  has_residual_ = residual != nullptr;
+  if (has_residual_) residual_ = *residual;
+  const size_t out_elements = static_cast<size_t>(y.num_elements());
+  residual_bytes_ = has_residual_ ? RoundUp64(out_elements * DataTypeSize(residual_.type)) : 0;
   if (quant != nullptr && ActiveCpuTarget() < CpuTarget::kAvx512Vnni) return PrepareFloatSums(node, p, *quant, transposed);
   if (!OnednnConv::Supports(p, quant != nullptr)) return Status::Ok();
-  if (quant != nullptr && (x.dtype != DataType::kInt8 || y.dtype != DataType::kInt8)) {
+  if (quant != nullptr && (x.dtype != DataType::kInt8 || y.dtype != DataType::kInt8 ||
+                           (has_residual_ && residual_.type != DataType::kInt8))) {
     return PrepareAccumulating(node, p, *quant, transposed);
   }
+  // Float only: measured on AVX2, where int8 takes the float-sum path; oneDNN's VNNI int8 kernels keep
+  // their strides until measured there.
+  ConvParams dense = p;
+  subsampled_ = quant == nullptr && SubsampledPointwise(p, transposed, &dense, &subsample_);
   std::unique_ptr<OnednnConv> conv;
-  const Status s = OnednnConv::Create(p, quant, node->inputs[1]->data, b != nullptr ? b->data : nullptr,
-                                      ThreadPool::HardwareThreads(), &conv, transposed);
+  const Status s = OnednnConv::Create(dense, quant, node->inputs[1]->data, b != nullptr ? b->data : nullptr,
+                                      ThreadPool::HardwareThreads(), &conv, transposed, nullptr,
+                                      has_residual_ ? &residual_ : nullptr);
   if (!s.ok()) {
     NPURT_LOG(kDebug, "Conv '%s': reference kernel (%s)", node->name.c_str(), s.message().c_str());
     return Status::Ok();
   }
   elem_ = quant != nullptr ? 1 : 4;
-  input_bytes_ = RoundUp64(static_cast<size_t>(x.num_elements()) * elem_);
+  // The NHWC input: x relaid, or the pixels a subsampled convolution reads.
+  const int64_t staged = subsampled_ ? p.batch * p.out[1] * p.out[2] * p.in_channels : x.num_elements();
+  input_bytes_ = RoundUp64(static_cast<size_t>(staged) * elem_);
   output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * elem_);
   const size_t items = static_cast<size_t>(p.batch) * static_cast<size_t>(conv->slices());
-  node->scratch_bytes = input_bytes_ + output_bytes_ + items * RoundUp64(conv->scratch_bytes_per_slice());
-  node->kernel = "onednn:" + conv->implementation();
+  node->scratch_bytes =
+      input_bytes_ + output_bytes_ + residual_bytes_ + items * RoundUp64(conv->scratch_bytes_per_slice());
+  node->kernel = std::string(subsampled_ ? "onednn_subsampled:" : "onednn:") + conv->implementation();
   node->channels_last_io = true;
   conv_ = std::move(conv);
 #else
@@ -67,6 +99,7 @@ Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   static_cast<void>(p);
   static_cast<void>(quant);
   static_cast<void>(transposed);
+  static_cast<void>(residual);
 #endif
   return Status::Ok();
 }
@@ -82,20 +115,23 @@ Status ConvFastPath::Eval(OpNode* node) const {
   const int64_t out_spatial = y.num_elements() / (batch * out_channels);
   uint8_t* in_nhwc = node->scratch;
   uint8_t* out_nhwc = in_nhwc + input_bytes_;
-  uint8_t* per_item = out_nhwc + output_bytes_;
-  const size_t item_scratch = RoundUp64(conv_->scratch_bytes_per_slice());
+  uint8_t* residual_nhwc = out_nhwc + output_bytes_;
+  uint8_t* per_item = residual_nhwc + residual_bytes_;
   const size_t elem = elem_;
 
   // Channels-last tensors (runtime/core/layout_pass.h) are read and written in place.
-  const void* src = x.channels_last ? x.data : in_nhwc;
+  const void* src = x.channels_last && !subsampled_ ? x.data : in_nhwc;
   void* dst = y.channels_last ? y.data : out_nhwc;
-  if (!x.channels_last) {
+  if (subsampled_) {
+    ParallelFor(batch * subsample_.out_h, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
+      subsample_to_nhwc(x.data, x.channels_last, in_nhwc, subsample_, elem, WorkRange{begin, end});
+    });
+  } else if (!x.channels_last) {
     ParallelFor(batch * in_spatial, ThreadsFor(*node, x.num_elements()), [&](int64_t begin, int64_t end) {
       nchw_to_nhwc(x.data, in_nhwc, batch, in_channels, in_spatial, elem, WorkRange{begin, end});
     });
   }
-  static_cast<void>(item_scratch);
-  NPURT_RETURN_IF_ERROR(RunBands(*conv_, batch, node->threads, src, dst, per_item));
+  NPURT_RETURN_IF_ERROR(RunBands(*conv_, batch, node->threads, src, dst, per_item, ResidualNhwc(*node, residual_nhwc)));
   if (!y.channels_last) {
     ParallelFor(batch * out_spatial, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
       nhwc_to_nchw(out_nhwc, y.data, batch, out_channels, out_spatial, elem, WorkRange{begin, end});
@@ -109,16 +145,30 @@ Status ConvFastPath::Eval(OpNode* node) const {
 }
 
 #if NPURT_HAVE_ONEDNN
+const void* ConvFastPath::ResidualNhwc(const OpNode& node, uint8_t* staging) const {
+  if (!has_residual_) return nullptr;
+  const Tensor& r = *node.inputs[3];
+  if (r.channels_last) return r.data;
+  const int64_t batch = r.shape[0], channels = r.shape[1], spatial = r.num_elements() / (batch * channels);
+  ParallelFor(batch * spatial, ThreadsFor(node, r.num_elements()), [&](int64_t begin, int64_t end) {
+    nchw_to_nhwc(r.data, staging, batch, channels, spatial, DataTypeSize(r.dtype), WorkRange{begin, end});
+  });
+  return staging;
+}
+
 Status ConvFastPath::RunBands(const OnednnConv& conv, int64_t batch, int threads, const void* input, void* output,
-                              uint8_t* scratch) const {
+                              uint8_t* scratch, const void* residual) const {
   const int slices = conv.slices();
   const size_t item_scratch = RoundUp64(conv.scratch_bytes_per_slice());
   std::atomic<bool> failed{false};
   ParallelFor(batch * slices, threads, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
-      const Status s =
-          conv.Run(i / slices, static_cast<int>(i % slices), input, output, scratch + static_cast<size_t>(i) * item_scratch);
-      if (!s.ok()) failed.store(true, std::memory_order_relaxed);
+      const Status s = conv.Run(i / slices, static_cast<int>(i % slices), input, output,
+                                scratch + static_cast<size_t>(i) * item_scratch, residual);
+      if (!s.ok()) {
+        NPURT_LOG(kDebug, "a convolution band: %s", s.message().c_str());
+        failed.store(true, std::memory_order_relaxed);
+      }
     }
   });
   if (failed.load()) return NPURT_ERROR(kFail, "the oneDNN convolution failed");
@@ -151,7 +201,7 @@ Status ConvFastPath::PrepareAccumulating(OpNode* node, const ConvParams& p, cons
   const size_t items = static_cast<size_t>(p.batch) * static_cast<size_t>(high_conv->slices());
   size_t per_item = RoundUp64(high_conv->scratch_bytes_per_slice());
   if (low_conv) per_item = std::max(per_item, RoundUp64(low_conv->scratch_bytes_per_slice()));
-  node->scratch_bytes = input_bytes_ + output_bytes_ + items * per_item;
+  node->scratch_bytes = input_bytes_ + output_bytes_ + residual_bytes_ + items * per_item;
   node->kernel = "onednn_int16:" + high_conv->implementation();
   quant_ = quant;
   activation_ = p.activation;
@@ -173,26 +223,23 @@ RequantizeRowsParams ConvFastPath::RequantizeParams(const OpNode& node) const {
   rq.out_min = quant_.output_min;
   rq.out_max = quant_.output_max;
   rq.out_type = node.outputs[0]->dtype;
+  if (has_residual_) {  // eval points rq.residual at the NHWC codes
+    rq.residual_type = residual_.type;
+    rq.residual_scale = residual_.scale;
+    rq.residual_zero_point = residual_.zero_point;
+  }
   return rq;
 }
 
 Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const ConvQuantParams& quant,
                                       bool transposed) {
-  ConvParams sums = p;  // the activation applies after the bias, in the requantization
-  sums.activation = FusedActivationParams();
-  if (!OnednnConv::Supports(sums, false)) return Status::Ok();
-  const bool subsample = !transposed && p.kernel[1] == 1 && p.kernel[2] == 1 && p.pad_begin[1] == 0 &&
-                         p.pad_begin[2] == 0 && (p.stride[1] > 1 || p.stride[2] > 1) &&
-                         (p.out[1] - 1) * p.stride[1] < p.in[1] && (p.out[2] - 1) * p.stride[2] < p.in[2];
-  if (subsample) {
-    subsample_in_w_ = p.in[2];
-    subsample_out_w_ = p.out[2];
-    subsample_stride_h_ = p.stride[1];
-    subsample_stride_w_ = p.stride[2];
-    sums.in[1] = p.out[1];
-    sums.in[2] = p.out[2];
-    sums.stride[1] = sums.stride[2] = 1;
-  }
+  ConvParams plain = p;  // the activation applies after the bias, in the requantization
+  plain.activation = FusedActivationParams();
+  if (!OnednnConv::Supports(plain, false)) return Status::Ok();
+  // A subsampled convolution's float conversion picks out the pixels it reads: a quarter of the
+  // conversions at stride 2, too.
+  ConvParams sums = plain;
+  subsampled_ = SubsampledPointwise(plain, transposed, &sums, &subsample_);
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
   const Tensor& w = *node->inputs[1];
@@ -226,8 +273,8 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
   band_sums_bytes_ = RoundUp64(static_cast<size_t>(band_out) * 4);
   slot_bytes_ = band_input_bytes_ + band_sums_bytes_ + RoundUp64(conv->scratch_bytes_per_slice());
   slots_ = threads;
-  node->scratch_bytes = input_bytes_ + output_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
-  node->kernel = std::string(subsample ? "onednn_f32sum_subsampled:" : "onednn_f32sum:") + conv->implementation();
+  node->scratch_bytes = input_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
+  node->kernel = std::string(subsampled_ ? "onednn_f32sum_subsampled:" : "onednn_f32sum:") + conv->implementation();
   node->channels_last_io = true;
   quant_ = quant;
   activation_ = p.activation;
@@ -246,7 +293,8 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
   const size_t out_elem = y.dtype == DataType::kInt16 ? 2 : 1;
   uint8_t* staged_input = node->scratch;
   uint8_t* staged_output = node->scratch + input_bytes_;
-  uint8_t* slots = node->scratch + input_bytes_ + output_bytes_;
+  uint8_t* residual_nhwc = staged_output + output_bytes_;
+  uint8_t* slots = residual_nhwc + residual_bytes_;
 
   // An NCHW input in NHWC order first; channels-last tensors are read and written in place.
   const uint8_t* codes = static_cast<const uint8_t*>(x.data);
@@ -258,7 +306,8 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
   }
   uint8_t* out = y.channels_last ? static_cast<uint8_t*>(y.data) : staged_output;
 
-  const RequantizeRowsParams rq = RequantizeParams(*node);
+  RequantizeRowsParams rq = RequantizeParams(*node);
+  rq.residual = ResidualNhwc(*node, residual_nhwc);
   // Each thread takes a contiguous run of bands and, per band: codes -> float (x - zero point), the library
   // sums, requantization into the output rows.
   const int workers = std::clamp(node->threads, 1, slots_);  // a test may ask for more threads than there are
@@ -274,12 +323,13 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
         const int64_t n = i / conv_->slices();
         const int slice = static_cast<int>(i % conv_->slices());
         const OnednnConv::BandSpan span = conv_->band(n, slice);
-        if (subsample_in_w_ > 0) {
+        if (subsampled_) {
           // Output pixel q of the image reads input pixel (q / oW * sH, q % oW * sW).
-          const int64_t out_w = subsample_out_w_, first = span.output_offset / out_channels - n * out_spatial;
+          const SubsampleGeometry& g = subsample_;
+          const int64_t first = span.output_offset / out_channels - n * out_spatial;
           const uint8_t* image = codes + static_cast<size_t>(n * in_spatial * in_channels) * in_elem;
           for (int64_t q = first, end = first + span.output_elements / out_channels; q < end; ++q) {
-            const int64_t pixel = q / out_w * subsample_stride_h_ * subsample_in_w_ + q % out_w * subsample_stride_w_;
+            const int64_t pixel = q / g.out_w * g.stride_h * g.in_w + q % g.out_w * g.stride_w;
             codes_to_float__avx2(image + static_cast<size_t>(pixel * in_channels) * in_elem, x.dtype,
                                  quant_.input_zero_point, band_input + (q - first) * in_channels,
                                  WorkRange{0, in_channels});
@@ -292,7 +342,8 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
           failed.store(true, std::memory_order_relaxed);
           continue;
         }
-        requantize_float_rows__avx2(rq, band_sums, out + static_cast<size_t>(span.output_offset) * out_elem,
+        requantize_float_rows__avx2(RowsFrom(rq, span.output_offset), band_sums,
+                                    out + static_cast<size_t>(span.output_offset) * out_elem,
                                     WorkRange{0, span.output_elements / out_channels});
       }
     }
@@ -321,7 +372,8 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   int32_t* high_sum = reinterpret_cast<int32_t*>(node->scratch + input_bytes_);
   int32_t* low_sum = reinterpret_cast<int32_t*>(node->scratch + input_bytes_ + RoundUp64(out_elements * 4));
   uint8_t* staged_output = node->scratch + input_bytes_ + RoundUp64(out_elements * 4) * 2;
-  uint8_t* per_item = node->scratch + input_bytes_ + output_bytes_;
+  uint8_t* residual_nhwc = node->scratch + input_bytes_ + output_bytes_;
+  uint8_t* per_item = residual_nhwc + residual_bytes_;
 
   // NCHW -> NHWC (tiled), then an int16 input is cut into its high and low bytes, both passes streaming.
   const int in_threads = ThreadsFor(*node, x.num_elements());
@@ -343,7 +395,8 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   // acc = bias + 256 * high sum + low sum, requantized as the reference does (in NHWC order), then to NCHW.
   const bool out16 = y.dtype == DataType::kInt16;
   const int out_threads = ThreadsFor(*node, y.num_elements() * 4);
-  const RequantizeRowsParams rq = RequantizeParams(*node);
+  RequantizeRowsParams rq = RequantizeParams(*node);
+  rq.residual = ResidualNhwc(*node, residual_nhwc);
   ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
     requantize_rows__avx512(rq, high_sum, int16_input ? low_sum : nullptr, staged_output, WorkRange{begin, end});
   });

@@ -10,6 +10,7 @@
 #include "runtime/core/status.h"
 #include "runtime/kernels/ref/conv.h"
 #include "runtime/kernels/ref/fused_activation.h"
+#include "runtime/kernels/ref/layout.h"
 #include "runtime/kernels/x86/requantize_rows.h"  // a plain struct: any CPU
 #include "runtime/ops/op.h"
 
@@ -27,19 +28,26 @@ class ConvFastPath {
   // Chooses the kernel for `node` (sets node->kernel and node->scratch_bytes when it
   // takes it); `quant` is nullptr for float. A convolution the library cannot make
   // stays on the reference kernel (logged at debug level), so only a broken model fails.
-  // `transposed`: a ConvTranspose node (see OnednnConv::Create).
-  Status Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams* quant, bool transposed = false);
+  // `transposed`: a ConvTranspose node (see OnednnConv::Create). `residual`: a Conv's fused Add (type and
+  // quantization; eval reads node input 3), nullptr for none.
+  Status Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams* quant, bool transposed = false,
+                 const ConvResidual* residual = nullptr);
   bool enabled() const { return conv_ != nullptr; }
   Status Eval(OpNode* node) const;
 
  private:
   // The library convolutions of `conv`, run over every (image, band) item; `scratch` holds each item's.
   Status RunBands(const OnednnConv& conv, int64_t batch, int threads, const void* input, void* output,
-                  uint8_t* scratch) const;
+                  uint8_t* scratch, const void* residual = nullptr) const;
+  // Node input 3 (the residual) in NHWC: in place when channels-last, else relaid into `staging`.
+  const void* ResidualNhwc(const OpNode& node, uint8_t* staging) const;
   Status PrepareAccumulating(OpNode* node, const ConvParams& p, const ConvQuantParams& quant, bool transposed);
   Status EvalAccumulating(OpNode* node) const;
   // The requantization of `node`'s sums (accumulating and float-sum modes).
   RequantizeRowsParams RequantizeParams(const OpNode& node) const;
+  bool has_residual_ = false;
+  ConvResidual residual_;      // type and quantization
+  size_t residual_bytes_ = 0;  // NHWC staging of an NCHW residual, rounded to 64 (after the output's)
   Status PrepareFloatSums(OpNode* node, const ConvParams& p, const ConvQuantParams& quant, bool transposed);
   Status EvalFloatSums(OpNode* node) const;
 
@@ -64,10 +72,10 @@ class ConvFastPath {
   size_t band_input_bytes_ = 0, band_sums_bytes_ = 0;      // per thread: a band's float input, its sums
   size_t slot_bytes_ = 0;                                  // and the library's scratch
   int slots_ = 1;                                          // threads with a slot of scratch
-  // A strided 1x1 convolution without padding runs as a 1x1 of stride 1 on the pixels it reads, which the
-  // float conversion picks out (a quarter of the input at stride 2): oneDNN's 1x1 kernel instead of its
-  // general one, and a quarter of the conversions. Input pixels per row and the strides; 0: not subsampled.
-  int64_t subsample_in_w_ = 0, subsample_out_w_ = 1, subsample_stride_h_ = 1, subsample_stride_w_ = 1;
+  // A strided 1x1 convolution without padding runs as a 1x1 of stride 1 on the pixels it reads, picked
+  // out into the input staging (float) or by the float conversion (float sums).
+  bool subsampled_ = false;
+  SubsampleGeometry subsample_;
   ConvQuantParams quant_;
   FusedActivationParams activation_;
 };

@@ -60,8 +60,8 @@ struct OpNode {
   // prepare chose from runtime/kernels/dispatch.h, e.g. "onednn:brgconv:avx512_core_vnni").
   std::string kernel = "ref";
   // Layouts (runtime/core/layout_pass.h), declared by prepare: `channels_last_io` -- eval takes
-  // input 0 and writes output 0 in whichever layout their Tensor::channels_last says (the NHWC
-  // kernels); `layout_agnostic` -- an elementwise op whose operands of the output's size may all be
+  // input 0 (and any other input of output 0's shape: a Conv's residual) and writes output 0 in
+  // whichever layout their Tensor::channels_last says (the NHWC kernels); `layout_agnostic` -- an elementwise op whose operands of the output's size may all be
   // channels-last together (other operands are single values or read the same in either layout,
   // e.g. a per-channel (1, C, 1, 1) scale; eval then walks the channels-last order).
   bool channels_last_io = false;

@@ -208,6 +208,24 @@ TEST(OnnxImport, UnsupportedModeOfASupportedOpNamesTheNode) {
   EXPECT_TRUE(Contains(s.message(), "cubic")) << s.message();
 }
 
+// The runtime's Conv takes a fourth input (a fused residual) that ONNX's does not: an ONNX Conv with four
+// inputs is a broken model.
+TEST(OnnxImport, ConvWithAFourthInputIsRejected) {
+  OnnxBuilder b(13);
+  b.Input("x", {1, 1, 2, 2});
+  b.FloatInitializer("w", {1, 1, 1, 1}, {1});
+  b.FloatInitializer("b", {1}, {0});
+  b.Input("r", {1, 1, 2, 2});
+  b.Node("Conv", {"x", "w", "b", "r"}, {"y"}, "conv4");
+  b.Output("y");
+  std::vector<uint8_t> file;
+  Status s = onnx_test::Convert(b, CompileOptions(), &file);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(Contains(s.message(), "node 'conv4'")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "has 4 inputs; the ONNX operator takes at most 3")) << s.message();
+  ExpectOneLine(s);
+}
+
 TEST(OnnxImport, UsedUnsupportedOutputFails) {
   OnnxBuilder b(11);
   b.Input("x", {1, 4});

@@ -765,6 +765,78 @@ TEST(FuseOutputAffines, NoFusionWithoutActivationSharedOutputSecondAffineOrActiv
   ExpectSameResults(before, g, -2.0f, 2.0f, 1e-6);
 }
 
+// ---- FuseResidualAdds ----
+
+// ResNet's basic block: Relu(Conv(Relu(Conv(x))) + x), the residual on either side of the Add, with and
+// without the second Conv's bias.
+TEST(FuseResidualAdds, ResNetBlockWithTheAddsRelu) {
+  for (bool residual_first : {false, true}) {
+    for (bool bias : {true, false}) {
+      Graph g;
+      const int x = Input(&g, "x", {1, 4, 6, 6});
+      const int c2 = AddConv(&g, AddActivation(&g, "Relu", AddConv(&g, x, 4, 4, 91)), 4, 4, 92, bias);
+      const int sum = g.AddNode("Add", residual_first ? std::vector<int>{x, c2} : std::vector<int>{c2, x});
+      g.AddOutput(Named(&g, AddActivation(&g, "Relu", sum), "y"));
+      const Graph before = g;
+      EXPECT_EQ(Apply(compiler::FuseActivations, &g), 2);
+      EXPECT_EQ(Apply(compiler::FuseResidualAdds, &g), 1);
+      ASSERT_EQ(OpTypes(g), (std::vector<std::string>{"Conv", "Conv"}));
+      const IrNode& fused = g.nodes()[1];
+      ASSERT_EQ(fused.inputs.size(), 4u);
+      EXPECT_EQ(fused.inputs[3], x);
+      EXPECT_EQ(fused.inputs[2] >= 0, bias);  // an omitted bias stays omitted
+      EXPECT_EQ(StringAttr(fused, "activation"), "Relu");
+      EXPECT_EQ(g.tensors()[fused.outputs[0]].name, "y");
+      ExpectInterfaceKept(before, g);
+      ExpectSameResults(before, g, -2.0f, 2.0f);
+    }
+  }
+}
+
+// The residual computed after the Conv: the fused node takes the Add's place in the order.
+TEST(FuseResidualAdds, ResidualComputedAfterTheConv) {
+  Graph g;
+  const int x = Input(&g, "x", {1, 3, 5, 5});
+  const int c = AddConv(&g, x, 3, 4, 93);
+  const int r = AddConv(&g, x, 3, 4, 94);  // after c in the node order
+  g.AddOutput(Named(&g, g.AddNode("Add", {c, AddActivation(&g, "Relu", r)}), "y"));
+  const Graph before = g;
+  EXPECT_EQ(Apply(compiler::FuseActivations, &g), 1);
+  EXPECT_EQ(Apply(compiler::FuseResidualAdds, &g), 1);
+  ASSERT_EQ(g.nodes().size(), 2u);
+  EXPECT_EQ(g.nodes()[1].inputs.size(), 4u);
+  EXPECT_EQ(g.nodes()[1].inputs[3], g.nodes()[0].outputs[0]);
+  ExpectInterfaceKept(before, g);
+  ExpectSameResults(before, g, -2.0f, 2.0f);
+}
+
+TEST(FuseResidualAdds, NoFusionWithActivationSharedOutputBroadcastOrConstant) {
+  Graph g;
+  const int x = Input(&g, "x", {1, 4, 6, 6});
+  // The Conv has an activation of its own.
+  g.AddOutput(Named(&g, g.AddNode("Add", {AddActivation(&g, "Relu", AddConv(&g, x, 4, 4, 95)), x}), "a"));
+  // The Conv's output read twice.
+  const int shared = AddConv(&g, x, 4, 4, 96);
+  g.AddOutput(Named(&g, g.AddNode("Add", {shared, x}), "b"));
+  g.AddOutput(Named(&g, g.AddNode("Sigmoid", {shared}), "c"));
+  // A broadcast operand (one value per channel).
+  const int per_channel = g.AddFloatConstant("pc", {1, 4, 1, 1}, RandomFloats(4, 97));
+  g.AddOutput(Named(&g, g.AddNode("Add", {AddConv(&g, x, 4, 4, 98), g.AddNode("Sigmoid", {per_channel})}), "d"));
+  // A constant of the output's shape.
+  const int full = g.AddFloatConstant("full", {1, 4, 6, 6}, RandomFloats(144, 99));
+  g.AddOutput(Named(&g, g.AddNode("Add", {AddConv(&g, x, 4, 4, 100), full}), "e"));
+  // The Conv's output is a graph output too.
+  const int out = AddConv(&g, x, 4, 4, 101);
+  g.AddOutput(Named(&g, out, "f"));
+  g.AddOutput(Named(&g, g.AddNode("Add", {out, x}), "g"));
+  const Graph before = g;
+  EXPECT_EQ(Apply(compiler::FuseActivations, &g), 1);
+  EXPECT_EQ(Apply(compiler::FuseResidualAdds, &g), 0);
+  EXPECT_EQ(CountOps(g, "Add"), 5);
+  ExpectInterfaceKept(before, g);
+  ExpectSameResults(before, g, -2.0f, 2.0f);
+}
+
 // ---- RecognizeHardSwish ----
 
 enum class HardSwishForm { kMulThenDiv, kMulThenMulSixth, kDivThenMul, kReversedOperands, kClipInputs };

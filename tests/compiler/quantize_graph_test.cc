@@ -328,6 +328,61 @@ TEST_F(QuantizeGraphTest, BuildFusesTheOutputAffineAfterQuantization) {
   for (size_t i = 0; i < want[0].size(); ++i) EXPECT_NEAR(got[0][i], want[0][i], 3 * step) << "element " << i;
 }
 
+// Conv -> Add(x) with the Add's Relu: Build quantizes both ops, then fuses the Add into the Conv (a residual
+// input; the Conv writes the Add's int8 tensor), float and int8 alike; the int8 model stays within a few steps.
+TEST_F(QuantizeGraphTest, BuildFusesResidualAddsAfterQuantization) {
+  auto block = [] {
+    Graph g;
+    const int x = g.AddTensor("x", {1, 3, 8, 8}, DataType::kFloat32);
+    g.AddInput(x);
+    std::mt19937 rng(6);
+    Attributes conv;
+    conv.SetInts("pads", {1, 1, 1, 1});
+    const int c = g.AddNode("Conv", {x, g.AddFloatConstant("w", {3, 3, 3, 3}, Random(&rng, 81, -0.5f, 0.5f))}, conv,
+                            1, "conv");
+    Attributes relu;
+    relu.SetString("activation", "Relu");
+    const int y = g.AddNode("Add", {c, x}, relu, 1, "add");
+    g.tensors()[y].name = "y";
+    g.AddOutput(y);
+    return g;
+  };
+  CompileOptions o;
+  std::vector<uint8_t> float_model, int8_model;
+  Graph fg = block();
+  ASSERT_TRUE(fg.InferShapes().ok());
+  ASSERT_TRUE(Build(o, &fg, &float_model, nullptr).ok());
+  o.quantize = true;
+  o.dataset = dir_ + "/dataset.txt";
+  o.int16_mac_budget = 0.0;  // everything int8
+  Graph qg = block();
+  ASSERT_TRUE(qg.InferShapes().ok());
+  BuildReport report;
+  const Status s = Build(o, &qg, &int8_model, &report);
+  ASSERT_TRUE(s.ok()) << s.message();
+  for (const Graph* g : {&fg, &qg}) {
+    ASSERT_EQ(g->nodes().size(), 1u);
+    const IrNode& conv = g->nodes()[0];
+    EXPECT_EQ(conv.op_type, "Conv");
+    ASSERT_EQ(conv.inputs.size(), 4u);
+    EXPECT_EQ(g->tensors()[conv.inputs[3]].name, "x");
+    std::string activation;
+    EXPECT_TRUE(conv.attrs.GetString("activation", "", &activation).ok());
+    EXPECT_EQ(activation, "Relu");
+    EXPECT_EQ(g->tensors()[conv.outputs[0]].name, "y");
+  }
+  EXPECT_EQ(report.quant.int8_nodes, 2);  // Conv and Add were quantized, then fused
+  const IrTensor& y = qg.tensors()[qg.nodes()[0].outputs[0]];
+  ASSERT_EQ(y.dtype, DataType::kInt8);
+  const float step = y.quant.scale[0];
+  const auto want = testing::RunModelFile(float_model, {held_out_});
+  const auto got = testing::RunModelFile(int8_model, {held_out_});
+  ASSERT_EQ(want.size(), 1u);
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(got[0].size(), want[0].size());
+  for (size_t i = 0; i < want[0].size(); ++i) EXPECT_NEAR(got[0][i], want[0][i], 3 * step) << "element " << i;
+}
+
 // The measured (empirical) correction, hand-computed: x[1,1,1,2] -> Conv 1x1, weight 1, no bias, calibrated and
 // measured on the one sample x = [0.4, 255]. x's range [0, 255] has scale 1, so 0.4 reads as 0; y's too, so the
 // conv alone writes [0, 255] where float has [0.4, 255]: its mean error is -0.2. The bias it gets moves the

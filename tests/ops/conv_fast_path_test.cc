@@ -1,15 +1,18 @@
 // The Conv op on its optimized path (runtime/ops/conv_fast_path.h) against the
 // same op on the reference kernels, for every int8 / int16 type mix of the
-// kernel harness's shapes, two thirds with an affine after the activation:
+// kernel harness's shapes, two thirds with an affine after the activation and
+// a third with a residual (int8 or int16, NCHW or channels-last):
 // int16 tensors run as int8 pieces summed by oneDNN and requantized by npurt,
 // which must give the reference's bits; int8 -> int8 runs fully in oneDNN
 // (within one step, tests/ops/onednn_conv_test.cc).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -22,8 +25,9 @@ namespace npurt {
 namespace testing {
 namespace {
 
-// Runs case `c` through the Conv op; `kernel` receives the kernel the op chose.
-std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel) {
+// Runs case `c` through the Conv op; `kernel` receives the kernel the op chose. `residual_last`: the
+// residual channels-last (the layout pass's choice when its producer writes NHWC; optimized kernels only).
+std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel, bool residual_last = false) {
   const ConvParams& p = c.p;
   OpRunner op("Conv");
   op.attrs().SetInt("group", p.groups);
@@ -63,6 +67,12 @@ std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel) {
   for (float s : c.q.acc_scale) w_scales.push_back(s / x_scale);
   op.SetInputQuant(1, accumulating::PerAxis(w_scales, 0));
   if (!c.bias.empty()) op.AddInput<int32_t>({p.out_channels}, c.bias, DataType::kInt32, true);
+  if (!c.residual.empty()) {
+    if (c.bias.empty()) op.AddAbsentInput();
+    op.AddInput<uint8_t>({p.batch, p.out_channels, p.out[1], p.out[2]}, c.residual, c.residual_quant.type);
+    op.SetInputQuant(3, PerTensor(c.residual_quant.scale, c.residual_quant.zero_point));
+    op.SetChannelsLast({false, false, false, residual_last}, false);
+  }
   op.SetOutputQuant(0, PerTensor(c.q.output_scale, c.q.output_zero_point));
   const Status s = op.Run();
   EXPECT_TRUE(s.ok()) << c.name << ": " << s.message();
@@ -78,6 +88,7 @@ TEST(ConvFastPath, Int16MixesGiveTheReferenceBits) {
   std::vector<ConvCase> cases = ConvCases(0x16a, 120);
   std::vector<std::vector<float>> affines;
   AttachOutputAffines(0x16b, &cases, &affines);
+  AttachResiduals(0x16c, &cases);
   for (const ConvCase& c : cases) {
     if (c.in_type == DataType::kInt8 && c.out_type == DataType::kInt8) continue;  // not the accumulating path
     std::string kernel, ref_kernel;
@@ -86,9 +97,11 @@ TEST(ConvFastPath, Int16MixesGiveTheReferenceBits) {
       const ScopedCpuTargetCap reference(CpuTarget::kRef);
       want = RunConvOp(c, &ref_kernel);
     }
-    const std::vector<uint8_t> got = RunConvOp(c, &kernel);
+    const bool residual_last = c.residual.size() % 3 == 0;  // some residuals channels-last
+    const std::vector<uint8_t> got = RunConvOp(c, &kernel, residual_last);
     EXPECT_EQ(ref_kernel, "ref");
     optimized += kernel != "ref" ? 1 : 0;
+    if (kernel == "ref" && residual_last) continue;  // the reference reads the ONNX layout only
     ASSERT_EQ(got, want) << c.name << " (" << kernel << ")";
   }
   EXPECT_GE(optimized, 60);
@@ -100,11 +113,12 @@ TEST(ConvFastPath, Int16MixesGiveTheReferenceBits) {
 TEST(ConvFastPath, FloatSumsGiveTheReferenceBitsWhileExact) {
   if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no float oneDNN path on this CPU target";
   const ScopedCpuTargetCap no_vnni(CpuTarget::kAvx2);
-  int optimized = 0, subsampled = 0;
+  int optimized = 0, subsampled = 0, residuals = 0;
   int64_t compared = 0, differing = 0;
   std::vector<ConvCase> cases = ConvCases(0xf5, 120);
   std::vector<std::vector<float>> affines;
   AttachOutputAffines(0xf6, &cases, &affines);
+  AttachResiduals(0xf7, &cases);
   for (const ConvCase& c : cases) {
     std::string kernel, ref_kernel;
     std::vector<uint8_t> want;
@@ -112,7 +126,7 @@ TEST(ConvFastPath, FloatSumsGiveTheReferenceBitsWhileExact) {
       const ScopedCpuTargetCap reference(CpuTarget::kRef);
       want = RunConvOp(c, &ref_kernel);
     }
-    const std::vector<uint8_t> got = RunConvOp(c, &kernel);
+    const std::vector<uint8_t> got = RunConvOp(c, &kernel, c.residual.size() % 3 == 0);
     ASSERT_EQ(got.size(), want.size()) << c.name;
     EXPECT_EQ(ref_kernel, "ref");
     if (kernel == "ref") continue;
@@ -125,6 +139,7 @@ TEST(ConvFastPath, FloatSumsGiveTheReferenceBitsWhileExact) {
     EXPECT_EQ(kernel.rfind(strided_pointwise ? "onednn_f32sum_subsampled:" : "onednn_f32sum:", 0), 0u)
         << c.name << ": " << kernel;
     subsampled += strided_pointwise ? 1 : 0;
+    residuals += c.residual.empty() ? 0 : 1;
     const int64_t taps = c.p.in_channels / c.p.groups * c.p.kernel[1] * c.p.kernel[2];
     const bool exact = c.in_type == DataType::kInt8 && taps * 255 * 127 < (int64_t{1} << 24);
     const size_t count = got.size() / TypeBytes(c.out_type);
@@ -143,6 +158,74 @@ TEST(ConvFastPath, FloatSumsGiveTheReferenceBitsWhileExact) {
               static_cast<long long>(differing), static_cast<long long>(compared));
   EXPECT_GE(optimized, 100);
   EXPECT_GE(subsampled, 9);  // at least the harness's three strided pointwise shapes in three type mixes
+  EXPECT_GE(residuals, 25);
+}
+
+// The float path: oneDNN with a residual (sum post-op) and the strided pointwise convolutions it runs on
+// the pixels they read, with every operand NCHW or channels-last, on 1 and 3 threads, against the reference.
+TEST(ConvFastPath, FloatResidualsAndSubsamplingInEveryLayout) {
+  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no float oneDNN path on this CPU target";
+  struct Shape2d {
+    int64_t c, m, group, h, w, k, stride, pad;
+  };
+  const Shape2d shapes[] = {{16, 24, 1, 9, 13, 3, 1, 1}, {12, 8, 1, 10, 7, 1, 1, 0}, {20, 12, 1, 11, 9, 1, 2, 0},
+                            {8, 16, 1, 7, 12, 1, 3, 0},  {24, 24, 24, 8, 8, 3, 2, 1}, {5, 3, 1, 1, 30, 1, 2, 0}};
+  std::mt19937 rng(0x2e5);
+  std::normal_distribution<float> value(0.0f, 1.0f);
+  auto random = [&](int64_t n) {
+    std::vector<float> v(static_cast<size_t>(n));
+    for (float& x : v) x = value(rng);
+    return v;
+  };
+  int subsampled = 0, residuals = 0;
+  for (const Shape2d& g : shapes) {
+    const int64_t oh = (g.h + 2 * g.pad - g.k) / g.stride + 1, ow = (g.w + 2 * g.pad - g.k) / g.stride + 1;
+    const Shape xs{2, g.c, g.h, g.w}, ws{g.m, g.c / g.group, g.k, g.k}, ys{2, g.m, oh, ow};
+    const std::vector<float> x = random(NumElements(xs)), w = random(NumElements(ws)), b = random(g.m),
+                             r = random(NumElements(ys));
+    for (bool with_residual : {false, true}) {
+      auto run = [&](bool last, int threads, std::string* kernel) {
+        OpRunner op("Conv");
+        op.attrs().SetInt("group", g.group);
+        op.attrs().SetInts("strides", {g.stride, g.stride});
+        op.attrs().SetInts("pads", {g.pad, g.pad, g.pad, g.pad});
+        op.attrs().SetString("activation", "Relu");
+        op.set_threads(threads);
+        op.AddFloatInput(xs, x);
+        op.AddFloatInput(ws, w, true);
+        op.AddFloatInput({g.m}, b, true);
+        if (with_residual) op.AddFloatInput(ys, r);
+        op.SetChannelsLast({last, false, false, last}, last);
+        EXPECT_TRUE(op.Run().ok());
+        *kernel = op.node().kernel;
+        return op.FloatOutput();
+      };
+      std::string ref_kernel, kernel;
+      std::vector<float> want;
+      {
+        const ScopedCpuTargetCap reference(CpuTarget::kRef);
+        want = run(false, 1, &ref_kernel);
+      }
+      ASSERT_EQ(ref_kernel, "ref");
+      for (bool last : {false, true}) {
+        for (int threads : {1, 3}) {
+          const std::vector<float> got = run(last, threads, &kernel);
+          ASSERT_EQ(got.size(), want.size());
+          const bool strided_pointwise = g.k == 1 && g.stride > 1;
+          EXPECT_EQ(kernel.rfind(strided_pointwise ? "onednn_subsampled:" : "onednn:", 0), 0u) << kernel;
+          for (size_t i = 0; i < want.size(); ++i) {
+            ASSERT_NEAR(got[i], want[i], 1e-4f * (1.0f + std::fabs(want[i])))
+                << "shape " << &g - shapes << " residual " << with_residual << " channels-last " << last
+                << " threads " << threads << " element " << i;
+          }
+          subsampled += strided_pointwise ? 1 : 0;
+          residuals += with_residual ? 1 : 0;
+        }
+      }
+    }
+  }
+  EXPECT_GE(subsampled, 12);
+  EXPECT_GE(residuals, 24);
 }
 
 }  // namespace

@@ -83,6 +83,50 @@ TEST(ConvInt8, OutputAffineBeforeTheOutputQuantization) {
   EXPECT_EQ(op.OutputValues<int8_t>(), (std::vector<int8_t>{-50, 0, 75, 75}));
 }
 
+// A residual's real value joins the accumulator's before the activation; the output rounds once.
+TEST(ConvInt8, ResidualJoinsTheRealValueBeforeTheActivation) {
+  for (DataType type : {DataType::kInt8, DataType::kInt16}) {
+    OpRunner op("Conv");
+    AddDepthwiseRelu(&op);
+    op.AddAbsentInput();  // no bias
+    // Real values 1, -1 (channel 0) and 4, 0 (channel 1) in either type.
+    if (type == DataType::kInt8) {
+      op.AddInput<int8_t>({1, 2, 2}, {30, -10, 90, 10}, type);
+      op.SetInputQuant(3, PerTensor(0.05f, 10));
+    } else {
+      op.AddInput<int16_t>({1, 2, 2}, {1000, -1000, 4000, 0}, type);
+      op.SetInputQuant(3, PerTensor(0.001f, 0));
+    }
+    ASSERT_TRUE(op.Run().ok());
+    // Channel 0: 1 + 1 = 2 -> 200 saturates to 127; 2 - 1 = 1 -> 100.
+    // Channel 1: -3 + 4 = 1 -> 100; -4 + 0 -> Relu 0.
+    EXPECT_EQ(op.OutputValues<int8_t>(), (std::vector<int8_t>{127, 100, 100, 0})) << DataTypeName(type);
+  }
+}
+
+TEST(ConvInt8, RejectsBadResiduals) {
+  struct Bad {
+    const char* what;
+    DataType type;
+    QuantInfo quant;
+  };
+  const std::vector<Bad> cases = {
+      {"residual without quant params", DataType::kInt8, QuantInfo()},
+      {"per-axis residual", DataType::kInt8, PerAxis({0.1f, 0.2f}, 1)},
+      {"float residual in a quantized convolution", DataType::kFloat32, QuantInfo()},
+      {"int32 residual", DataType::kInt32, PerTensor(0.1f, 0)},
+  };
+  for (const Bad& b : cases) {
+    OpRunner op("Conv");
+    AddDepthwiseRelu(&op);
+    op.AddAbsentInput();
+    op.AddInput<uint8_t>({1, 2, 2}, std::vector<uint8_t>(4 * DataTypeSize(b.type)), b.type);
+    if (!b.quant.empty()) op.SetInputQuant(3, b.quant);
+    const Status status = op.Run();
+    EXPECT_EQ(status.code(), StatusCode::kModelInvalid) << b.what << ": " << status.message();
+  }
+}
+
 TEST(ConvInt8, StridedDilated2dWithLeakyRelu) {
   OpRunner op("Conv");
   op.attrs().SetInts("strides", {2, 2});

@@ -240,6 +240,28 @@ TEST(ConvOp, OutputAffineAfterTheActivation) {
   }
 }
 
+TEST(ConvOp, ResidualJoinsBeforeTheActivation) {
+  for (bool omitted_bias : {false, true}) {
+    OpRunner op("Conv");
+    op.attrs().SetString("activation", "Relu");
+    // Two 1x1 output channels over x = {-1, 2}: weights 1 and -1, biases 0 and 1 (or none).
+    op.AddFloatInput({1, 1, 2}, {-1, 2});
+    op.AddFloatInput({2, 1, 1}, {1, -1}, true);
+    if (omitted_bias) {
+      op.AddAbsentInput();
+    } else {
+      op.AddFloatInput({2}, {0, 1}, true);
+    }
+    op.AddFloatInput({1, 2, 2}, {1.5f, -3.0f, -1.5f, 2.0f});  // the residual, computed
+    ASSERT_TRUE(op.Run().ok());
+    // Sums: channel 0 {-1, 2}, channel 1 {1, -2} (+1 with the bias); + residual: {0.5, -1} and
+    // {0.5, 1} ({-0.5, 0} without the bias); then Relu.
+    const std::vector<float> want =
+        omitted_bias ? std::vector<float>{0.5f, 0.0f, 0.0f, 0.0f} : std::vector<float>{0.5f, 0.0f, 0.5f, 1.0f};
+    EXPECT_EQ(op.FloatOutput(), want) << (omitted_bias ? "no bias" : "bias");
+  }
+}
+
 TEST(ConvOp, NonConstantWeightsWork) {
   OpRunner op("Conv");
   op.AddFloatInput({1, 2, 2}, {1, 2, 3, 4});
@@ -253,6 +275,8 @@ struct BadConv {
   Shape xs, ws;
   Shape bs;  // empty: no bias
   void (*set)(Attributes*);
+  Shape rs = {};  // the residual; empty: none
+  DataType residual_type = DataType::kFloat32;
 };
 
 TEST(ConvOp, RejectsInvalidModels) {
@@ -307,6 +331,10 @@ TEST(ConvOp, RejectsInvalidModels) {
       {"activation_scale not floats", {1, 1, 4, 4}, {1, 1, 2, 2}, {},
        [](Attributes* a) { a->SetInt("activation_scale", 2); }},
       {"huge spatial dim", {1, 1, int64_t{1} << 40}, {1, 1, 1}, {}, [](Attributes*) {}},
+      {"residual of another shape", {1, 1, 4, 4}, {2, 1, 2, 2}, {2}, [](Attributes*) {}, {1, 2, 3, 2}},
+      {"residual of another rank", {1, 1, 4, 4}, {2, 1, 2, 2}, {2}, [](Attributes*) {}, {2, 3, 3}},
+      {"int8 residual in a float convolution", {1, 1, 4, 4}, {2, 1, 2, 2}, {2}, [](Attributes*) {}, {1, 2, 3, 3},
+       DataType::kInt8},
   };
   for (const BadConv& c : cases) {
     OpRunner op("Conv");
@@ -314,6 +342,10 @@ TEST(ConvOp, RejectsInvalidModels) {
     op.AddFloatInput(c.xs, {});
     op.AddFloatInput(c.ws, {}, true);
     if (!c.bs.empty()) op.AddFloatInput(c.bs, {}, true);
+    if (!c.rs.empty()) {
+      op.AddInput<uint8_t>(c.rs, std::vector<uint8_t>(NumElements(c.rs) * DataTypeSize(c.residual_type)),
+                           c.residual_type);
+    }
     const Status status = op.Run();
     EXPECT_EQ(status.code(), StatusCode::kModelInvalid) << c.what << ": " << status.message();
   }

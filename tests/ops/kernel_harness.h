@@ -23,6 +23,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/core/types.h"
@@ -35,12 +36,13 @@ namespace testing {
 
 // The reference kernels' signatures, WorkRange included (the harness runs whole calls).
 using QuantizedConvKernel = void (*)(const ConvParams&, const ConvQuantParams&, DataType, const void*,
-                                     const int8_t*, const int32_t*, DataType, void*, WorkRange);
+                                     const int8_t*, const int32_t*, DataType, void*, WorkRange, const ConvResidual*);
 using QuantizedConvTransposeKernel = void (*)(const ConvTransposeParams&, const ConvQuantParams&, DataType,
                                               const void*, const int8_t*, const int32_t*, DataType, void*, WorkRange);
 using QuantizedGemmKernel = void (*)(const GemmParams&, const GemmQuantParams&, DataType, const void*,
                                      const int8_t*, const int32_t*, DataType, void*, WorkRange);
-using FloatConvKernel = void (*)(const ConvParams&, const float*, const float*, const float*, float*, WorkRange);
+using FloatConvKernel = void (*)(const ConvParams&, const float*, const float*, const float*, float*, WorkRange,
+                                 const ConvResidual*);
 
 // What a comparison found, over all cases.
 struct KernelDiff {
@@ -184,13 +186,29 @@ struct WeightedOpCase {
   std::vector<uint8_t> input;
   std::vector<int8_t> weights;  // Conv (M, C / groups, kH, kW); ConvTranspose (C, M / groups, kH, kW)
   std::vector<int32_t> bias;    // empty: no bias
+  // Conv only: a residual's codes (output layout) and their type and quantization; empty: none.
+  std::vector<uint8_t> residual;
+  ConvResidual residual_quant;
 
+  // The residual argument of a kernel call (nullptr: none); points into this case.
+  const ConvResidual* residual_arg(ConvResidual* storage) const {
+    if (residual.empty()) return nullptr;
+    *storage = residual_quant;
+    storage->data = residual.data();
+    return storage;
+  }
   int64_t input_count() const { return p.batch * p.in_channels * p.in[0] * p.in[1] * p.in[2]; }
   int64_t output_count() const { return p.batch * p.out_channels * p.out[0] * p.out[1] * p.out[2]; }
   size_t output_bytes() const { return static_cast<size_t>(output_count()) * TypeBytes(out_type); }
   void Run(Kernel kernel, void* output) const {
-    kernel(p, q, in_type, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(), out_type, output,
-           WorkRange{});
+    if constexpr (std::is_same_v<Kernel, QuantizedConvKernel>) {
+      ConvResidual r;
+      kernel(p, q, in_type, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(), out_type, output,
+             WorkRange{}, residual_arg(&r));
+    } else {
+      kernel(p, q, in_type, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(), out_type, output,
+             WorkRange{});
+    }
   }
 };
 
@@ -330,6 +348,24 @@ inline void AttachOutputAffines(uint32_t seed, std::vector<ConvCase>* cases, std
   }
 }
 
+// Gives a third of `cases` a residual (a Conv's fused Add): int8 or int16 codes over the type's range, a
+// zero point within +-20 and a scale making it span about 1 to 4 times the output's range.
+inline void AttachResiduals(uint32_t seed, std::vector<ConvCase>* cases) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> pick(0, 2), zero_point(-20, 20);
+  std::uniform_real_distribution<float> spread(0.5f, 2.0f);
+  for (ConvCase& c : *cases) {
+    if (pick(rng) != 0) continue;
+    const DataType type = pick(rng) == 0 ? DataType::kInt16 : DataType::kInt8;
+    c.residual = RandomActivationBytes(&rng, type, c.output_count());
+    c.residual_quant.type = type;
+    c.residual_quant.zero_point = zero_point(rng);
+    const float out_range = c.q.output_scale * static_cast<float>(TypeMax(c.out_type) - TypeMin(c.out_type));
+    c.residual_quant.scale = out_range * spread(rng) / static_cast<float>(TypeMax(type) - TypeMin(type));
+    c.name += type == DataType::kInt16 ? " residual16" : " residual8";
+  }
+}
+
 inline KernelDiff CompareQuantizedConv(QuantizedConvKernel candidate, const std::vector<ConvCase>& cases) {
   return CompareQuantizedCases(cases, &quantized_conv__ref, candidate);
 }
@@ -342,9 +378,17 @@ inline KernelDiff CompareFloatConv(FloatConvKernel candidate, const std::vector<
     for (size_t i = 0; i < x.size(); ++i) x[i] = 0.01f * static_cast<float>(CodeAt(c.input, c.in_type, i));
     for (size_t i = 0; i < w.size(); ++i) w[i] = 0.02f * c.weights[i];
     for (size_t i = 0; i < b.size(); ++i) b[i] = 1e-4f * static_cast<float>(c.bias[i]);
+    // A residual's real values, at the scale of the outputs.
+    std::vector<float> r(c.residual.empty() ? 0 : static_cast<size_t>(c.output_count()));
+    for (size_t i = 0; i < r.size(); ++i) {
+      r[i] = 0.01f * static_cast<float>(CodeAt(c.residual, c.residual_quant.type, i) % 128);
+    }
+    ConvResidual residual;
+    residual.data = r.data();
+    const ConvResidual* rp = r.empty() ? nullptr : &residual;
     std::vector<float> want(static_cast<size_t>(c.output_count()), 7.0f), got(want.size(), -7.0f);
-    f32_conv__ref(c.p, x.data(), w.data(), b.empty() ? nullptr : b.data(), want.data());
-    candidate(c.p, x.data(), w.data(), b.empty() ? nullptr : b.data(), got.data(), WorkRange{});
+    f32_conv__ref(c.p, x.data(), w.data(), b.empty() ? nullptr : b.data(), want.data(), WorkRange{}, rp);
+    candidate(c.p, x.data(), w.data(), b.empty() ? nullptr : b.data(), got.data(), WorkRange{}, rp);
     CompareFloats(c.name, want, got, &d);
   }
   return d;

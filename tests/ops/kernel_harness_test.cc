@@ -16,21 +16,35 @@ namespace {
 // ---- kernels with known bugs ----
 
 void ConvIgnoringZeroPoint(const ConvParams& p, const ConvQuantParams& q, DataType in_type, const void* input,
-                           const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange) {
+                           const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange,
+                           const ConvResidual* r) {
   ConvQuantParams wrong = q;
   wrong.input_zero_point = 0;
-  quantized_conv__ref(p, wrong, in_type, input, weights, bias, out_type, output);
+  quantized_conv__ref(p, wrong, in_type, input, weights, bias, out_type, output, WorkRange{}, r);
+}
+
+void ConvIgnoringResidual(const ConvParams& p, const ConvQuantParams& q, DataType in_type, const void* input,
+                          const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange,
+                          const ConvResidual*) {
+  quantized_conv__ref(p, q, in_type, input, weights, bias, out_type, output);
+}
+
+void FloatConvIgnoringResidual(const ConvParams& p, const float* x, const float* w, const float* b, float* y, WorkRange,
+                               const ConvResidual*) {
+  f32_conv__ref(p, x, w, b, y);
 }
 
 void ConvDroppingBias(const ConvParams& p, const ConvQuantParams& q, DataType in_type, const void* input,
-                      const int8_t* weights, const int32_t*, DataType out_type, void* output, WorkRange) {
-  quantized_conv__ref(p, q, in_type, input, weights, nullptr, out_type, output);
+                      const int8_t* weights, const int32_t*, DataType out_type, void* output, WorkRange,
+                      const ConvResidual* r) {
+  quantized_conv__ref(p, q, in_type, input, weights, nullptr, out_type, output, WorkRange{}, r);
 }
 
 // Rounds every 37th output value one step up (within the type): what a library's different rounding looks like.
 void ConvRoundingOffByOne(const ConvParams& p, const ConvQuantParams& q, DataType in_type, const void* input,
-                          const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange) {
-  quantized_conv__ref(p, q, in_type, input, weights, bias, out_type, output);
+                          const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange,
+                          const ConvResidual* r) {
+  quantized_conv__ref(p, q, in_type, input, weights, bias, out_type, output, WorkRange{}, r);
   const int64_t n = p.batch * p.out_channels * p.out[0] * p.out[1] * p.out[2];
   for (int64_t i = 0; i < n; i += 37) {
     if (out_type == DataType::kInt16) {
@@ -43,8 +57,9 @@ void ConvRoundingOffByOne(const ConvParams& p, const ConvQuantParams& q, DataTyp
   }
 }
 
-void FloatConvSlightlyOff(const ConvParams& p, const float* x, const float* w, const float* b, float* y, WorkRange) {
-  f32_conv__ref(p, x, w, b, y);
+void FloatConvSlightlyOff(const ConvParams& p, const float* x, const float* w, const float* b, float* y, WorkRange,
+                          const ConvResidual* r) {
+  f32_conv__ref(p, x, w, b, y, WorkRange{}, r);
   const int64_t n = p.batch * p.out_channels * p.out[0] * p.out[1] * p.out[2];
   for (int64_t i = 0; i < n; ++i) y[i] *= 1.001f;
 }
@@ -124,6 +139,23 @@ TEST(KernelHarness, CatchesAnIgnoredZeroPointADroppedBiasAndAnOffByOne) {
   EXPECT_GT(rounding.differing, 0u);
   EXPECT_LT(rounding.differing_share(), 0.05);
   EXPECT_FALSE(rounding.worst_case.empty());
+}
+
+TEST(KernelHarness, ResidualsAreAttachedAndAnIgnoredOneIsCaught) {
+  std::vector<ConvCase> cases = ConvCases(7, 60);
+  AttachResiduals(8, &cases);
+  int int8 = 0, int16 = 0;
+  for (const ConvCase& c : cases) {
+    if (c.residual.empty()) continue;
+    EXPECT_EQ(c.residual.size(), static_cast<size_t>(c.output_count()) * TypeBytes(c.residual_quant.type));
+    (c.residual_quant.type == DataType::kInt16 ? int16 : int8) += 1;
+  }
+  EXPECT_GE(int8, 5);
+  EXPECT_GE(int16, 5);
+  const KernelDiff q = CompareQuantizedConv(&ConvIgnoringResidual, cases);
+  EXPECT_GT(q.max_steps, 1);
+  const KernelDiff f = CompareFloatConv(&FloatConvIgnoringResidual, cases);
+  EXPECT_GT(f.max_nmse, 1e-3);
 }
 
 TEST(KernelHarness, CatchesFloatErrorsTransposeBiasAndLayoutBugs) {

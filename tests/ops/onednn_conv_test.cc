@@ -1,6 +1,6 @@
 // The oneDNN convolution (runtime/kernels/x86/onednn_conv.h) against the
 // reference kernel on the harness's edge and random shapes (two thirds with an
-// affine after the activation: post-ops): int8 within one step (the share that
+// affine after the activation, a third with a residual: post-ops): int8 within one step (the share that
 // differs is printed), float within a relative tolerance.
 // Every band count a pool can use (1, 2, 3 threads) must give the same answer.
 #include <gtest/gtest.h>
@@ -24,20 +24,25 @@ int g_slices = 1;      // bands per image the adapters ask for
 int g_taken = 0;       // cases the library took (the rest cannot be compared)
 
 // Runs a whole convolution the way the Conv op does: NCHW -> NHWC, every band, NHWC -> NCHW.
+// `residual` (NCHW, nullptr: none) in the output's element type.
 bool RunOnednn(const ConvParams& p, const ConvQuantParams* q, size_t elem, const void* input, const void* weights,
-               const void* bias, void* output, bool transposed = false) {
+               const void* bias, void* output, bool transposed = false, const ConvResidual* residual = nullptr) {
   std::unique_ptr<OnednnConv> conv;
   if (!OnednnConv::Supports(p, q != nullptr) ||
-      !OnednnConv::Create(p, q, weights, bias, g_slices, &conv, transposed).ok()) {
+      !OnednnConv::Create(p, q, weights, bias, g_slices, &conv, transposed, nullptr, residual).ok()) {
     return false;
   }
   const int64_t in_spatial = p.in[1] * p.in[2], out_spatial = p.out[1] * p.out[2];
   std::vector<uint8_t> x(static_cast<size_t>(p.batch * p.in_channels * in_spatial) * elem);
   std::vector<uint8_t> y(static_cast<size_t>(p.batch * p.out_channels * out_spatial) * elem);
+  std::vector<uint8_t> r(residual != nullptr ? y.size() : 0);
   std::vector<uint8_t> scratch(conv->scratch_bytes_per_slice() + 1);
   nchw_to_nhwc(input, x.data(), p.batch, p.in_channels, in_spatial, elem);
+  if (residual != nullptr) nchw_to_nhwc(residual->data, r.data(), p.batch, p.out_channels, out_spatial, elem);
   for (int64_t n = 0; n < p.batch; ++n) {
-    for (int s = 0; s < conv->slices(); ++s) EXPECT_TRUE(conv->Run(n, s, x.data(), y.data(), scratch.data()).ok());
+    for (int s = 0; s < conv->slices(); ++s) {
+      EXPECT_TRUE(conv->Run(n, s, x.data(), y.data(), scratch.data(), residual != nullptr ? r.data() : nullptr).ok());
+    }
   }
   nhwc_to_nchw(y.data(), output, p.batch, p.out_channels, out_spatial, elem);
   ++g_taken;
@@ -45,15 +50,18 @@ bool RunOnednn(const ConvParams& p, const ConvQuantParams* q, size_t elem, const
 }
 
 void QuantizedAdapter(const ConvParams& p, const ConvQuantParams& q, DataType in_type, const void* input,
-                      const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange) {
+                      const int8_t* weights, const int32_t* bias, DataType out_type, void* output, WorkRange,
+                      const ConvResidual* r) {
   // Cases the library does not take are run by the reference, so they compare equal; g_taken counts the others.
-  if (in_type != DataType::kInt8 || out_type != DataType::kInt8 || !RunOnednn(p, &q, 1, input, weights, bias, output)) {
-    quantized_conv__ref(p, q, in_type, input, weights, bias, out_type, output);
+  if (in_type != DataType::kInt8 || out_type != DataType::kInt8 || (r != nullptr && r->type != DataType::kInt8) ||
+      !RunOnednn(p, &q, 1, input, weights, bias, output, false, r)) {
+    quantized_conv__ref(p, q, in_type, input, weights, bias, out_type, output, WorkRange{}, r);
   }
 }
 
-void FloatAdapter(const ConvParams& p, const float* x, const float* w, const float* b, float* y, WorkRange) {
-  if (!RunOnednn(p, nullptr, 4, x, w, b, y)) f32_conv__ref(p, x, w, b, y);
+void FloatAdapter(const ConvParams& p, const float* x, const float* w, const float* b, float* y, WorkRange,
+                  const ConvResidual* r) {
+  if (!RunOnednn(p, nullptr, 4, x, w, b, y, false, r)) f32_conv__ref(p, x, w, b, y, WorkRange{}, r);
 }
 
 ConvParams AsConvParams(const ConvTransposeParams& t) {
@@ -91,6 +99,7 @@ TEST_P(OnednnConvTest, Int8WithinOneStepOfReference) {
   std::vector<ConvCase> cases = ConvCases(0x5eed0 + GetParam(), 150);
   std::vector<std::vector<float>> affines;
   AttachOutputAffines(0x5eee0 + GetParam(), &cases, &affines);
+  AttachResiduals(0x5eef0 + GetParam(), &cases);
   const KernelDiff d = CompareQuantizedConv(&QuantizedAdapter, cases);
   ExpectWithinOneStep(d);
   EXPECT_LT(d.differing_share(), 1e-3);
@@ -103,6 +112,7 @@ TEST_P(OnednnConvTest, FloatMatchesReference) {
   std::vector<ConvCase> cases = ConvCases(0xf10a7 + GetParam(), 100);
   std::vector<std::vector<float>> affines;
   AttachOutputAffines(0xf10b7 + GetParam(), &cases, &affines);
+  AttachResiduals(0xf10c7 + GetParam(), &cases);
   ExpectNmseBelow(CompareFloatConv(&FloatAdapter, cases), 1e-10);
   EXPECT_GE(g_taken, static_cast<int>(cases.size()) * 9 / 10) << "of " << cases.size();
 }

@@ -1,6 +1,6 @@
 // AVX-512 requantization of accumulator rows against the reference's
 // Requantize, bit for bit: every fused activation (with and without the affine
-// after it), int8 and int16 outputs, with and without bias and a low part,
+// after it and a residual), int8 and int16 outputs, with and without bias and a low part,
 // channel counts around the lane width.
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 
 #include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/quantize.h"
+#include "tests/ops/residual_codes.h"
 #include "runtime/kernels/x86/requantize_avx512.h"
 
 namespace npurt {
@@ -49,14 +50,26 @@ TEST(RequantizeRowsAvx512, BitExactWithReference) {
     p.out_min = out16 ? -32768 : -128, p.out_max = out16 ? 32767 : 127;
     p.out_scale = out16 ? 1e-4f : 0.02f;
     p.out_zero_point = std::uniform_int_distribution<int32_t>(p.out_min, p.out_max)(rng);
+    // A residual (int8 or int16) in half the iterations, every activation meeting it.
+    testing::ResidualCodes residual;
+    const bool with_residual = iter % 4 == 1 || iter % 4 == 2;
+    if (with_residual) {
+      residual.Attach(&rng, static_cast<size_t>(rows * p.channels), iter % 3 == 0 ? DataType::kInt16 : DataType::kInt8, &p);
+      // Accumulators whose real values span about the output's range too, so that few outputs saturate.
+      const float out_range = p.out_scale * static_cast<float>(p.out_max - p.out_min);
+      for (auto& v : acc_scale) v = out_range * std::uniform_real_distribution<float>(0.5f, 2.0f)(rng) / static_cast<float>(1 << 28);
+    }
     std::vector<int32_t> want(high.size()), got(high.size());
     for (int64_t r = 0; r < rows; ++r) {
       for (int64_t m = 0; m < p.channels; ++m) {
         const size_t at = static_cast<size_t>(r * p.channels + m);
         const int64_t acc = (with_bias ? bias[static_cast<size_t>(m)] : 0) +
                             (with_low ? 256 * static_cast<int64_t>(high[at]) + low[at] : high[at]);
-        want[at] = Requantize(acc, acc_scale[static_cast<size_t>(m)], p.activation, p.out_scale, p.out_zero_point,
-                              p.out_min, p.out_max, m);
+        want[at] = with_residual ? RequantizeWithResidual(acc, acc_scale[static_cast<size_t>(m)], residual.Real(at),
+                                                          p.activation, p.out_scale, p.out_zero_point, p.out_min,
+                                                          p.out_max, m)
+                                 : Requantize(acc, acc_scale[static_cast<size_t>(m)], p.activation, p.out_scale,
+                                              p.out_zero_point, p.out_min, p.out_max, m);
       }
     }
     std::vector<int16_t> out16_values(high.size());

@@ -72,6 +72,25 @@ TEST(LayoutPass, ChainOfNhwcKernelsAndElementwiseOpsStaysChannelsLast) {
   EXPECT_EQ(g.relayout(), (std::vector<std::string>{"conv_a <in", "conv_b >out"}));
 }
 
+// A convolution's residual (an input of its output's shape) is read in either layout; the weights are not.
+TEST(LayoutPass, AResidualStaysChannelsLastAndCountsAsARead) {
+  Graph g(7);
+  g.T(0, kMap), g.T(1, kMap), g.T(2, {8, 8, 3, 3}), g.T(3, kMap), g.T(4, kMap), g.T(5, kMap), g.T(6, {1, 288});
+  g.Fixed(0), g.Fixed(2), g.Fixed(4);
+  g.Nhwc("conv_a", 0, 1);
+  OpNode& fused = g.Node("conv_res", {1, 2, 1}, {3});  // the residual is conv_a's output, as in a ResNet block
+  fused.channels_last_io = true;
+  OpNode& fused_b = g.Node("conv_res_b", {3, 2, 3}, {4});  // ends at a graph output
+  fused_b.channels_last_io = true;
+  g.Nhwc("conv_c", 1, 5);
+  g.Node("flatten", {5}, {6});  // reads t5 in the ONNX layout
+  g.Run();
+  EXPECT_TRUE(g.Last(1));   // read by conv_res twice (input and residual) and by conv_c: all either way
+  EXPECT_TRUE(g.Last(3));   // conv_res_b's input and residual
+  EXPECT_FALSE(g.Last(2));  // a constant
+  EXPECT_FALSE(g.Last(5));
+}
+
 TEST(LayoutPass, AReaderThatNeedsNchwTurnsItsElementwiseNeighboursBack) {
   Graph g(5);
   g.T(0, kMap), g.T(1, kMap), g.T(2, kMap), g.T(3, kMap), g.T(4, {1, 288});

@@ -7,7 +7,7 @@
 namespace npurt {
 
 void f32_conv__ref(const ConvParams& p, const float* input, const float* weights, const float* bias,
-                   float* output, WorkRange range) {
+                   float* output, WorkRange range, const ConvResidual* residual) {
   const int64_t in_plane = p.in[0] * p.in[1] * p.in[2];
   const int64_t out_plane = p.out[0] * p.out[1] * p.out[2];
   const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
@@ -43,6 +43,10 @@ void f32_conv__ref(const ConvParams& p, const float* input, const float* weights
             }
           }
         }
+      }
+      if (residual != nullptr) {
+        const float* r = static_cast<const float*>(residual->data) + (n * p.out_channels + oc) * out_plane;
+        for (int64_t i = 0; i < out_plane; ++i) out[i] += r[i];
       }
       ApplyFusedActivation(p.activation, out, static_cast<size_t>(out_plane), oc);
     }

@@ -25,18 +25,31 @@ struct ConvParams {
   FusedActivationParams activation;
 };
 
+// A Conv's residual input (the compiler's fused Add, compiler/passes/fuse_residual_add.cc): a tensor of
+// the output's shape and layout whose real value joins each output before the activation,
+//   y = act(conv + bias + residual) [* scale + shift].
+// Float convolutions: float32 values. Quantized ones: int8 or int16 codes of any per-tensor scale and
+// zero point, whose real value (code - zero_point) * scale joins the accumulator's real value.
+struct ConvResidual {
+  const void* data = nullptr;
+  DataType type = DataType::kFloat32;
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+};
+
 // input (N, C, D, H, W); weights (M, C / groups, kD, kH, kW); bias (M) or nullptr;
-// output (N, M, oD, oH, oW).
+// output (N, M, oD, oH, oW); `residual` float or nullptr.
 // `range` selects output channels (all by default).
 void f32_conv__ref(const ConvParams& p, const float* input, const float* weights, const float* bias,
-                   float* output, WorkRange range = {});
+                   float* output, WorkRange range = {}, const ConvResidual* residual = nullptr);
 
 // Quantization of an integer convolution (arithmetic in runtime/kernels/ref/quantize.h).
 // Output channel m accumulates, in int32,
 //   acc = bias[m] + sum((x - input_zero_point) * w)
 // over its valid taps (padding reads as input_zero_point, i.e. real 0, so it adds
 // nothing); acc's real value is acc * acc_scale[m], and the output is
-//   Requantize(acc, acc_scale[m], activation, output_scale, output_zero_point, output_min, output_max).
+//   Requantize(acc, acc_scale[m], activation, output_scale, output_zero_point, output_min, output_max),
+// a residual's real value added to acc * acc_scale[m] first when there is one.
 // Weights are symmetric (zero point 0). ConvTranspose uses the same struct.
 struct ConvQuantParams {
   int32_t input_zero_point = 0;
@@ -59,6 +72,6 @@ void s8_conv__ref(const ConvParams& p, const ConvQuantParams& q, const int8_t* i
 // the int32 bound above; q.output_min/max must be the output type's range.
 void quantized_conv__ref(const ConvParams& p, const ConvQuantParams& q, DataType input_type, const void* input,
                          const int8_t* weights, const int32_t* bias, DataType output_type, void* output,
-                         WorkRange range = {});
+                         WorkRange range = {}, const ConvResidual* residual = nullptr);
 
 }  // namespace npurt

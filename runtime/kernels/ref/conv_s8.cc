@@ -18,9 +18,16 @@ namespace {
 
 constexpr int64_t kBlock = 256;  // output pixels per accumulator block
 
+// Residual code i's real value.
+float ResidualValue(const ConvResidual& r, int64_t i) {
+  const int32_t code = r.type == DataType::kInt16 ? static_cast<const int16_t*>(r.data)[i]
+                                                  : static_cast<const int8_t*>(r.data)[i];
+  return DequantizeValue(code, r.scale, r.zero_point);
+}
+
 template <typename TIn, typename TOut, typename Acc>
 void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* input, const int8_t* weights,
-                   const int32_t* bias, TOut* output, WorkRange range) {
+                   const int32_t* bias, TOut* output, WorkRange range, const ConvResidual* residual) {
   const int64_t in_plane = p.in[0] * p.in[1] * p.in[2];
   const int64_t out_plane = p.out[0] * p.out[1] * p.out[2];
   const int64_t kernel_volume = p.kernel[0] * p.kernel[1] * p.kernel[2];
@@ -71,6 +78,15 @@ void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* inp
                 }
               }
             }
+            if (residual != nullptr) {
+              const int64_t first = out_row + ow0 - output;  // the element index of output and residual
+              for (int64_t j = 0; j < count; ++j) {
+                out_row[ow0 + j] = static_cast<TOut>(
+                    RequantizeWithResidual(acc[j], acc_scale, ResidualValue(*residual, first + j), p.activation,
+                                           q.output_scale, q.output_zero_point, q.output_min, q.output_max, oc));
+              }
+              continue;
+            }
             for (int64_t j = 0; j < count; ++j) {
               out_row[ow0 + j] = static_cast<TOut>(Requantize(acc[j], acc_scale, p.activation, q.output_scale,
                                                            q.output_zero_point, q.output_min, q.output_max, oc));
@@ -86,18 +102,19 @@ void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* inp
 
 void s8_conv__ref(const ConvParams& p, const ConvQuantParams& q, const int8_t* input, const int8_t* weights,
                   const int32_t* bias, int8_t* output) {
-  QuantizedConv<int8_t, int8_t, int32_t>(p, q, input, weights, bias, output, WorkRange{});
+  QuantizedConv<int8_t, int8_t, int32_t>(p, q, input, weights, bias, output, WorkRange{}, nullptr);
 }
 
 void quantized_conv__ref(const ConvParams& p, const ConvQuantParams& q, DataType input_type, const void* input,
                          const int8_t* weights, const int32_t* bias, DataType output_type, void* output,
-                         WorkRange range) {
+                         WorkRange range, const ConvResidual* residual) {
   WithActivationType(input_type, [&](auto* in_tag) {
     using TIn = std::remove_pointer_t<decltype(in_tag)>;
     using Acc = std::conditional_t<sizeof(TIn) == 1, int32_t, int64_t>;  // int16 inputs accumulate in int64
     WithActivationType(output_type, [&](auto* out_tag) {
       using TOut = std::remove_pointer_t<decltype(out_tag)>;
-      QuantizedConv<TIn, TOut, Acc>(p, q, static_cast<const TIn*>(input), weights, bias, static_cast<TOut*>(output), range);
+      QuantizedConv<TIn, TOut, Acc>(p, q, static_cast<const TIn*>(input), weights, bias, static_cast<TOut*>(output), range,
+                                    residual);
     });
   });
 }

@@ -1,6 +1,7 @@
 #include "runtime/kernels/ref/layout.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace npurt {
 
@@ -54,7 +55,45 @@ void Dispatch(const void* src, void* dst, int64_t batch, int64_t channels, int64
   }
 }
 
+template <typename T>
+void SubsampleNchw(const T* src, T* dst, const SubsampleGeometry& g, int64_t begin, int64_t end) {
+  for (int64_t row = begin; row < end; ++row) {
+    const int64_t n = row / g.out_h, y = row % g.out_h;
+    const T* image = src + n * g.channels * g.in_h * g.in_w + y * g.stride_h * g.in_w;
+    T* out = dst + row * g.out_w * g.channels;
+    for (int64_t x = 0; x < g.out_w; ++x) {
+      for (int64_t c = 0; c < g.channels; ++c) out[x * g.channels + c] = image[c * g.in_h * g.in_w + x * g.stride_w];
+    }
+  }
+}
+
 }  // namespace
+
+void subsample_to_nhwc(const void* src, bool src_channels_last, void* dst, const SubsampleGeometry& g, size_t elem,
+                       WorkRange range) {
+  const int64_t rows = g.batch * g.out_h;
+  const int64_t begin = range.Begin(rows), end = range.End(rows);
+  if (!src_channels_last) {
+    switch (elem) {
+      case 1: SubsampleNchw(static_cast<const uint8_t*>(src), static_cast<uint8_t*>(dst), g, begin, end); break;
+      case 2: SubsampleNchw(static_cast<const uint16_t*>(src), static_cast<uint16_t*>(dst), g, begin, end); break;
+      default: SubsampleNchw(static_cast<const uint32_t*>(src), static_cast<uint32_t*>(dst), g, begin, end); break;
+    }
+    return;
+  }
+  const size_t pixel_bytes = static_cast<size_t>(g.channels) * elem;
+  const auto* s = static_cast<const uint8_t*>(src);
+  auto* d = static_cast<uint8_t*>(dst);
+  for (int64_t row = begin; row < end; ++row) {
+    const int64_t n = row / g.out_h, y = row % g.out_h;
+    const uint8_t* in_row = s + static_cast<size_t>((n * g.in_h + y * g.stride_h) * g.in_w) * pixel_bytes;
+    uint8_t* out_row = d + static_cast<size_t>(row * g.out_w) * pixel_bytes;
+    for (int64_t x = 0; x < g.out_w; ++x) {
+      std::memcpy(out_row + static_cast<size_t>(x) * pixel_bytes,
+                  in_row + static_cast<size_t>(x * g.stride_w) * pixel_bytes, pixel_bytes);
+    }
+  }
+}
 
 void nchw_to_nhwc(const void* src, void* dst, int64_t batch, int64_t channels, int64_t spatial, size_t elem,
                   WorkRange range) {

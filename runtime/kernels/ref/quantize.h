@@ -56,6 +56,15 @@ inline int32_t Requantize(Acc acc, float acc_scale, const FusedActivationParams&
   return QuantizeValue(real, out_scale, out_zero_point, qmin, qmax);
 }
 
+// The same with a residual's real value (a Conv's fused Add) joining the accumulator's before the activation.
+template <typename Acc>
+inline int32_t RequantizeWithResidual(Acc acc, float acc_scale, float residual, const FusedActivationParams& activation,
+                                      float out_scale, int32_t out_zero_point, int32_t qmin, int32_t qmax,
+                                      int64_t channel) {
+  const float real = ApplyFusedActivation(activation, static_cast<float>(acc) * acc_scale + residual, channel);
+  return QuantizeValue(real, out_scale, out_zero_point, qmin, qmax);
+}
+
 // A tensor viewed as [outer, axis_size, inner]: one scale and zero point per
 // index along the quantization axis (axis_size 1 for per-tensor parameters).
 struct QuantizeParams {

@@ -65,6 +65,10 @@ struct OnednnConv::Impl {
   // `affine_post_op` on; empty when there is none.
   memory affine_scale, affine_shift;
   int affine_post_op = -1;
+  // A residual: a sum post-op over the output band, which Run fills with the residual first. (A binary
+  // add reading the residual in place measured slower than a separate Add in oneDNN 2.6's 1x1 kernels on
+  // AVX2, and its gemm-based convolution reads a full-size binary operand at the wrong offsets.)
+  bool residual = false;
   size_t scratch = 0;
   std::string implementation;
   struct ItemMemory {
@@ -127,10 +131,17 @@ bool OnednnConv::Supports(const ConvParams& p, bool quantized) {
 
 Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights_data,
                           const void* bias_data, int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed,
-                          const OnednnConvAccumulate* accumulate) {
+                          const OnednnConvAccumulate* accumulate, const ConvResidual* residual) {
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
   const bool q8 = quant != nullptr || accumulate != nullptr;  // int8 weights
+  if (residual != nullptr) {
+    const DataType want = quant != nullptr ? DataType::kInt8 : DataType::kFloat32;
+    if (transposed || accumulate != nullptr || residual->type != want) {
+      return NPURT_ERROR(kFail, "a residual of type %s in this convolution", DataTypeName(residual->type));
+    }
+    m.residual = true;
+  }
   m.in_h = p.in[1];
   m.in_w = p.in[2];
   m.in_c = p.in_channels;
@@ -254,6 +265,8 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops po;
+    // A residual joins first, before the activation.
+    if (m.residual) po.append_sum(residual->scale, residual->zero_point, act);
     if (accumulate == nullptr) AppendActivation(p.activation, &po);
     const float* scale = p.activation.scale;
     const float* shift = p.activation.shift;
@@ -367,15 +380,23 @@ OnednnConv::BandSpan OnednnConv::band(int64_t n, int slice) const {
   return span;
 }
 
-Status OnednnConv::Run(int64_t n, int slice, const void* input, void* output, void* scratch) const {
+Status OnednnConv::Run(int64_t n, int slice, const void* input, void* output, void* scratch,
+                       const void* residual) const {
   const Impl& m = *impl_;
   const BandSpan span = band(n, slice);
+  const int64_t out_at = span.output_offset * static_cast<int64_t>(m.out_elem);
   return RunBand(n, slice, static_cast<const uint8_t*>(input) + span.input_offset * static_cast<int64_t>(m.in_elem),
-                 static_cast<uint8_t*>(output) + span.output_offset * static_cast<int64_t>(m.out_elem), scratch);
+                 static_cast<uint8_t*>(output) + out_at, scratch,
+                 residual != nullptr ? static_cast<const uint8_t*>(residual) + out_at : nullptr);
 }
 
-Status OnednnConv::RunBand(int64_t n, int slice, const void* band_input, void* band_output, void* scratch) const {
+Status OnednnConv::RunBand(int64_t n, int slice, const void* band_input, void* band_output, void* scratch,
+                           const void* band_residual) const {
   const Impl& m = *impl_;
+  if (m.residual != (band_residual != nullptr)) {
+    return NPURT_ERROR(kFail, "a convolution %s a residual was run %s one", band_residual ? "without" : "with",
+                       band_residual ? "with" : "without");
+  }
   if (m.pointwise) {
     uint8_t* blocks = static_cast<uint8_t*>(scratch);
     NPURT_RETURN_IF_ERROR(m.pointwise->RunBand(n, slice, band_input, blocks, blocks + m.pointwise_output_bytes));
@@ -408,6 +429,9 @@ Status OnednnConv::RunBand(int64_t n, int slice, const void* band_input, void* b
                              {DNNL_ARG_SCRATCHPAD, io.scratch.get()}};
   int count = 4;
   if (m.bias) args[count++] = {DNNL_ARG_BIAS, m.bias.get()};
+  if (m.residual) {  // the sum post-op reads the output band
+    std::memcpy(band_output, band_residual, static_cast<size_t>(band(n, slice).output_elements) * m.out_elem);
+  }
   if (m.affine_post_op >= 0) {
     args[count++] = {DNNL_ARG_ATTR_MULTIPLE_POST_OP(m.affine_post_op) | DNNL_ARG_SRC_1, m.affine_scale.get()};
     args[count++] = {DNNL_ARG_ATTR_MULTIPLE_POST_OP(m.affine_post_op + 1) | DNNL_ARG_SRC_1, m.affine_shift.get()};

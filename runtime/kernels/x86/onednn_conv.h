@@ -15,6 +15,10 @@
 // per channel), multiplies by 1 / output_scale and adds the zero point before it
 // rounds, so an output differs from the reference by at most one step: where
 // the real value is an exact tie, or where the reciprocal rounds differently.
+//
+// A residual (a Conv's fused Add, runtime/kernels/ref/conv.h) joins before the
+// activation as oneDNN's first post-op, a sum (with the residual's scale and
+// zero point when int8) over the output band, which Run fills with the residual first.
 #pragma once
 
 #include <cstddef>
@@ -46,18 +50,22 @@ class OnednnConv {
   // terms (p.out the output size, p.pad_begin its pads) and weights (C, M / groups,
   // kH, kW); its rows are cut only where bands cannot overlap (kernel = stride, no pads).
   // `accumulate` (then `quant` and `bias` are nullptr, the weights int8) makes an accumulator-mode convolution.
+  // `residual` (type and quantization; not with `transposed` or `accumulate`): float32 for a float
+  // convolution, int8 for an int8 one; Run then takes its data.
   static Status Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights, const void* bias,
                        int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed = false,
-                       const OnednnConvAccumulate* accumulate = nullptr);
+                       const OnednnConvAccumulate* accumulate = nullptr, const ConvResidual* residual = nullptr);
   ~OnednnConv();
 
   // Bands per image, and the scratch one band needs while it runs.
   int slices() const;
   size_t scratch_bytes_per_slice() const;
-  // Runs band `slice` of image `n`: input (N, H, W, C), output (N, oH, oW, M), both
-  // dense. `scratch` holds scratch_bytes_per_slice(), owned by this call alone.
+  // Runs band `slice` of image `n`: input (N, H, W, C), output (N, oH, oW, M) and the
+  // residual (as the output; nullptr when Create had none), all dense.
+  // `scratch` holds scratch_bytes_per_slice(), owned by this call alone.
   // Never throws; a failure means a broken invariant and returns kFail.
-  Status Run(int64_t n, int slice, const void* input, void* output, void* scratch) const;
+  Status Run(int64_t n, int slice, const void* input, void* output, void* scratch,
+             const void* residual = nullptr) const;
   // Where band `slice` of image `n` reads and writes, in elements of the whole NHWC tensors: a
   // contiguous run of input rows (with the rows its kernel overlaps) and of output rows.
   struct BandSpan {
@@ -66,8 +74,10 @@ class OnednnConv {
   };
   BandSpan band(int64_t n, int slice) const;
   // Run on the band's own rows copied elsewhere: `band_input` holds band(n, slice).input_elements
-  // values, `band_output` receives output_elements (kernels that convert around the library call).
-  Status RunBand(int64_t n, int slice, const void* band_input, void* band_output, void* scratch) const;
+  // values, `band_output` receives output_elements (kernels that convert around the library call),
+  // `band_residual` holds the residual's output_elements.
+  Status RunBand(int64_t n, int slice, const void* band_input, void* band_output, void* scratch,
+                 const void* band_residual = nullptr) const;
   // oneDNN's implementation name, e.g. "brgconv:avx512_core_vnni".
   const std::string& implementation() const;
 

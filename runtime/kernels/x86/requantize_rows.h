@@ -2,13 +2,14 @@
 // finish a convolution whose sums a library computed: requantize_avx512.h,
 // requantize_avx2.h), bit-exact with the reference's Requantize
 // (runtime/kernels/ref/quantize.h): per element
-//   q = saturate(round_half_even(activation(float(acc) * acc_scale[c]) / out_scale) + zero_point).
+//   q = saturate(round_half_even(activation(float(acc) * acc_scale[c] [+ residual]) / out_scale) + zero_point).
 #pragma once
 
 #include <cstdint>
 
 #include "runtime/core/types.h"
 #include "runtime/kernels/ref/fused_activation.h"
+#include "runtime/kernels/ref/quantize.h"
 #include "runtime/kernels/ref/work_range.h"
 
 namespace npurt {
@@ -22,7 +23,31 @@ struct RequantizeRowsParams {
   int32_t out_zero_point = 0;
   int32_t out_min = -128, out_max = 127;
   DataType out_type = DataType::kInt8;  // int8 or int16
+  // A Conv's fused Add (runtime/kernels/ref/conv.h): int8 or int16 codes laid out as the rows, whose real
+  // value (code - residual_zero_point) * residual_scale joins float(acc) * acc_scale before the activation
+  // (RequantizeWithResidual). nullptr: none.
+  const void* residual = nullptr;
+  DataType residual_type = DataType::kInt8;
+  float residual_scale = 1.0f;
+  int32_t residual_zero_point = 0;
 };
+
+// `p` for the rows from element `first` on: the residual moves with them.
+inline RequantizeRowsParams RowsFrom(const RequantizeRowsParams& p, int64_t first) {
+  RequantizeRowsParams q = p;
+  if (q.residual != nullptr) {
+    const size_t elem = q.residual_type == DataType::kInt16 ? 2 : 1;
+    q.residual = static_cast<const uint8_t*>(q.residual) + static_cast<size_t>(first) * elem;
+  }
+  return q;
+}
+
+// Element i's residual real value, as the reference computes it.
+inline float ResidualAt(const RequantizeRowsParams& p, int64_t i) {
+  const int32_t code = p.residual_type == DataType::kInt16 ? static_cast<const int16_t*>(p.residual)[i]
+                                                           : static_cast<const int8_t*>(p.residual)[i];
+  return DequantizeValue(code, p.residual_scale, p.residual_zero_point);
+}
 
 // Rows of c = 1, 2 or 4 channels seen as rows of eight: the per-channel parameters tiled (lane k is channel
 // k % c), for kernels whose vectors are eight channels wide.
@@ -48,7 +73,7 @@ struct WideRows {
 };
 
 // Runs rows `range` of a kernel whose vectors are eight channels wide: `rows(q, first, r)` requantizes rows r
-// of params q starting at element `first` of the whole rows. Rows of 1, 2 or 4 channels, which would all
+// of params q starting at element `first` of the whole rows (q's residual already starts there). Rows of 1, 2 or 4 channels, which would all
 // run as a kernel's tail, go eight values at a time (WideRows), the last few as rows; others as they are.
 template <typename RunRows>
 void RequantizeInRowsOfEight(const RequantizeRowsParams& p, WorkRange range, RunRows rows) {
@@ -60,7 +85,7 @@ void RequantizeInRowsOfEight(const RequantizeRowsParams& p, WorkRange range, Run
   const WideRows wide(p);
   const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX), per = 8 / c;
   const int64_t blocks = (end - begin) / per;
-  rows(wide.params, begin * c, WorkRange{0, blocks});
+  rows(RowsFrom(wide.params, begin * c), begin * c, WorkRange{0, blocks});
   rows(p, 0, WorkRange{begin + blocks * per, end});
 }
 
