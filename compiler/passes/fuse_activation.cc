@@ -1,4 +1,4 @@
-// Activation fusion: an activation node whose input comes from a Conv or Gemm
+// Activation fusion: an activation node whose input comes from a Conv, ConvTranspose or Gemm
 // becomes that node's `activation` / `activation_params` attributes (contract
 // in runtime/kernels/ref/fused_activation.h); a Relu after an Add becomes the
 // Add's `activation` = "Relu". The producer then writes the activation's output
@@ -74,7 +74,8 @@ bool FuseAt(Graph* graph, const GraphIndex& index, int k, std::vector<bool>* dea
   if (p < 0) return false;
   const IrNode& producer = graph->nodes()[p];
   if (producer.outputs.size() != 1 || producer.outputs[0] != t) return false;
-  const bool conv_or_gemm = producer.op_type == "Conv" || producer.op_type == "Gemm";
+  const bool conv_or_gemm =
+      producer.op_type == "Conv" || producer.op_type == "ConvTranspose" || producer.op_type == "Gemm";
   const bool add_relu = producer.op_type == "Add" && name == "Relu";
   if (!conv_or_gemm && !add_relu) return false;
   if (producer.attrs.Has("activation") || producer.attrs.Has("activation_params")) return false;

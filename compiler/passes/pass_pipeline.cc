@@ -15,6 +15,8 @@ namespace compiler {
 //    until neither finds more (Conv -> Add(bias) -> BN, Conv -> BN -> Mul);
 //  - hard-swish recognition before activation fusion, so the recognized
 //    HardSwish can then fuse into its Conv;
+//  - gated-add factoring last: its g + 1 must not sit between a gate's Conv
+//    and its activation (Build folds it into the Conv's output shift);
 //  - a final dead-node sweep and shape inference validate the result.
 Status RunPasses(const PassOptions& options, Graph* graph) {
   NPURT_RETURN_IF_ERROR(graph->InferShapes());
@@ -30,6 +32,7 @@ Status RunPasses(const PassOptions& options, Graph* graph) {
     RecognizeHardSwish(graph);
   }
   if (options.fuse_activations) FuseActivations(graph);
+  if (options.recognize_patterns) FactorGatedAdds(graph);
   EliminateDeadNodes(graph);
   return graph->InferShapes();
 }

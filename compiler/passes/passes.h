@@ -39,10 +39,15 @@ int RecognizeLayerNorm(Graph* graph);
 int RecognizeHardSwish(Graph* graph);
 
 // Relu, Clip (constant bounds), LeakyRelu, HardSigmoid, HardSwish following a
-// Conv or Gemm, and Relu following an Add, become the producer's `activation`
+// Conv, ConvTranspose or Gemm, and Relu following an Add, become the producer's `activation`
 // attribute, when the producer's output is read only by the activation and is
 // not a graph output.
 int FuseActivations(Graph* graph);
+
+// x + x * g -> x * (g + 1) when g broadcasts onto x and x * g is read by the
+// Add alone (PP-OCRv4 det's residual squeeze-and-excite blocks): one
+// full-size elementwise op instead of two.
+int FactorGatedAdds(Graph* graph);
 
 // Mul by and / or Add of a float constant (one value or one per output channel)
 // after a Conv with a fused activation become its `activation_scale` /

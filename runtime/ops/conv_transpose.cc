@@ -1,6 +1,7 @@
 // ConvTranspose: 1-D, 2-D and 3-D transposed convolution in NCHW with groups,
-// strides, dilations, pads, output_padding, output_shape, auto_pad and an
-// optional bias.
+// strides, dilations, pads, output_padding, output_shape, auto_pad, an
+// optional bias, and an optional activation that the compiler's fusion pass
+// folds in (attributes `activation`, `activation_params`, as Conv's; no affine).
 //
 // Padding follows the ONNX text: SAME_* make the output input * stride (ONNX
 // Runtime differs when the kernel is shorter than the stride); an odd total
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "runtime/core/thread_pool.h"
@@ -101,6 +103,15 @@ Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor*
   }
   AutoPad auto_pad = AutoPad::kNotSet;
   NPURT_RETURN_IF_ERROR(ParseAutoPad("ConvTranspose", attrs, &auto_pad));
+  std::string activation;
+  std::vector<float> activation_params;
+  NPURT_RETURN_IF_ERROR(attrs.GetString("activation", "", &activation));
+  NPURT_RETURN_IF_ERROR(attrs.GetFloats("activation_params", {}, &activation_params));
+  if (const char* error = ParseFusedActivation(activation, activation_params, &p->activation)) {
+    return NPURT_ERROR(kModelInvalid, "ConvTranspose: %s (activation '%s')", error, activation.c_str());
+  }
+  NPURT_CHECK_OR_RETURN(!attrs.Has("activation_scale") && !attrs.Has("activation_shift"), kModelInvalid,
+                        "ConvTranspose: an affine after the activation is for Conv only");
 
   p->batch = x->shape[0];
   p->in_channels = channels;
@@ -245,8 +256,9 @@ Status ConvTransposePrepare(OpNode* node) {
                                           &shape, &state->quantized));
   if (state->quantized) NPURT_RETURN_IF_ERROR(PrepareQuantizedConvTranspose(*node, state.get()));
   const ConvTransposeParams& t = state->params;
-  ConvParams p;  // the same geometry in the Conv struct the fast path takes (no activation)
+  ConvParams p;  // the same geometry and activation in the Conv struct the fast path takes
   p.batch = t.batch, p.in_channels = t.in_channels, p.out_channels = t.out_channels, p.groups = t.groups;
+  p.activation = t.activation;
   for (int d = 0; d < 3; ++d) {
     p.in[d] = t.in[d], p.out[d] = t.out[d], p.kernel[d] = t.kernel[d], p.stride[d] = t.stride[d];
     p.dilation[d] = t.dilation[d], p.pad_begin[d] = t.pad_begin[d];

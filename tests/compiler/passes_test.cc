@@ -583,7 +583,7 @@ int AddActivation(Graph* g, const std::string& which, int x) {
 
 class FuseActivation : public ::testing::TestWithParam<ActivationCase> {};
 
-TEST_P(FuseActivation, IntoConvAndGemm) {
+TEST_P(FuseActivation, IntoConvConvTransposeAndGemm) {
   const ActivationCase& c = GetParam();
   Graph g;
   const int x = Input(&g, "x", {1, 3, 6, 6});
@@ -592,9 +592,10 @@ TEST_P(FuseActivation, IntoConvAndGemm) {
   const int b = g.AddFloatConstant("gemm_b", {5, 4}, RandomFloats(20, 32));
   const int bias = g.AddFloatConstant("gemm_c", {4}, RandomFloats(4, 33));
   g.AddOutput(Named(&g, AddActivation(&g, c.name, g.AddNode("Gemm", {a, b, bias})), "z"));
+  g.AddOutput(Named(&g, AddActivation(&g, c.name, AddConvTranspose(&g, x, 3, 4, 36, true, 1)), "t"));
   const Graph before = g;
-  EXPECT_EQ(Apply(compiler::FuseActivations, &g), 2);
-  ASSERT_EQ(OpTypes(g), (std::vector<std::string>{"Conv", "Gemm"}));
+  EXPECT_EQ(Apply(compiler::FuseActivations, &g), 3);
+  ASSERT_EQ(OpTypes(g), (std::vector<std::string>{"Conv", "Gemm", "ConvTranspose"}));
   for (const IrNode& n : g.nodes()) {
     EXPECT_EQ(StringAttr(n, "activation"), c.fused);
     EXPECT_EQ(FloatsAttr(n, "activation_params"), c.params);
@@ -835,6 +836,59 @@ TEST(FuseResidualAdds, NoFusionWithActivationSharedOutputBroadcastOrConstant) {
   EXPECT_EQ(CountOps(g, "Add"), 5);
   ExpectInterfaceKept(before, g);
   ExpectSameResults(before, g, -2.0f, 2.0f);
+}
+
+// ---- FactorGatedAdds ----
+
+// PP-OCRv4 det's RSE block: x + x * HardSigmoid(Conv(GlobalAveragePool(x))), the product on either side of the
+// Add and the gate on either side of the Mul; then Build's output-affine fusion folds the + 1 into the gate's
+// convolution.
+TEST(FactorGatedAdds, SqueezeExciteResidual) {
+  for (int order = 0; order < 4; ++order) {
+    Graph g;
+    const int x = Input(&g, "x", {1, 4, 6, 6});
+    const int pooled = g.AddNode("GlobalAveragePool", {x});
+    const int w = g.AddFloatConstant("w", {4, 4, 1, 1}, RandomFloats(16, 102, -0.5f, 0.5f));
+    const int gate = AddActivation(&g, "HardSigmoid", g.AddNode("Conv", {pooled, w}));
+    const int product = g.AddNode("Mul", order % 2 == 0 ? std::vector<int>{x, gate} : std::vector<int>{gate, x});
+    g.AddOutput(Named(&g, g.AddNode("Add", order < 2 ? std::vector<int>{x, product} : std::vector<int>{product, x}),
+                      "y"));
+    const Graph before = g;
+    EXPECT_EQ(Apply(compiler::FuseActivations, &g), 1);
+    EXPECT_EQ(Apply(compiler::FactorGatedAdds, &g), 1) << order;
+    ASSERT_EQ(OpTypes(g), (std::vector<std::string>{"GlobalAveragePool", "Conv", "Add", "Mul"}));
+    ExpectInterfaceKept(before, g);
+    ExpectSameResults(before, g, -2.0f, 2.0f);
+    EXPECT_EQ(Apply(compiler::FuseOutputAffines, &g), 1);
+    ASSERT_EQ(OpTypes(g), (std::vector<std::string>{"GlobalAveragePool", "Conv", "Mul"}));
+    EXPECT_EQ(FloatsAttr(g.nodes()[1], "activation_shift"), Floats{1.0f});
+    ExpectSameResults(before, g, -2.0f, 2.0f);
+  }
+}
+
+TEST(FactorGatedAdds, NoFactoringWhenTheProductIsSharedBroadcastsOrTheAddIsActivated) {
+  Graph g;
+  const int x = Input(&g, "x", {1, 4, 6, 6});
+  const int gate = g.AddNode("Sigmoid", {Input(&g, "s", {1, 4, 1, 1})});
+  // The product read twice.
+  const int shared = g.AddNode("Mul", {x, gate});
+  g.AddOutput(Named(&g, g.AddNode("Add", {x, shared}), "a"));
+  g.AddOutput(Named(&g, g.AddNode("Relu", {shared}), "b"));
+  // x broadcasts onto the gate (the sum is larger than x).
+  const int small = Input(&g, "small", {1, 4, 1, 1});
+  g.AddOutput(Named(&g, g.AddNode("Add", {small, g.AddNode("Mul", {small, x})}), "c"));
+  // The Add has a fused Relu.
+  Attributes relu;
+  relu.SetString("activation", "Relu");
+  g.AddOutput(Named(&g, g.AddNode("Add", {x, g.AddNode("Mul", {x, gate})}, relu), "d"));
+  // Another operand than the Mul's.
+  const int other = Input(&g, "other", {1, 4, 6, 6});
+  g.AddOutput(Named(&g, g.AddNode("Add", {other, g.AddNode("Mul", {x, gate})}), "e"));
+  ASSERT_TRUE(g.InferShapes().ok());
+  const Graph before = g;
+  EXPECT_EQ(Apply(compiler::FactorGatedAdds, &g), 0);
+  ExpectInterfaceKept(before, g);
+  ExpectSameResults(before, g);
 }
 
 // ---- RecognizeHardSwish ----

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "tests/ops/conv_test_util.h"
@@ -70,6 +71,25 @@ TEST(ConvTransposeOp, Stride2WithBiasHandComputed) {
   ASSERT_TRUE(op.Run().ok());
   EXPECT_EQ(op.OutputShape(), (Shape{1, 1, 5}));
   EXPECT_EQ(op.FloatOutput(), (std::vector<float>{1.5f, 10.5f, 102.5f, 20.5f, 200.5f}));
+}
+
+// The compiler's fused activation applies after the bias (Relu, and LeakyRelu with its parameter).
+TEST(ConvTransposeOp, FusedActivationAfterTheBias) {
+  for (const char* activation : {"Relu", "LeakyRelu"}) {
+    OpRunner op("ConvTranspose");
+    op.attrs().SetInts("strides", {2});
+    op.attrs().SetString("activation", activation);
+    if (std::string(activation) == "LeakyRelu") op.attrs().SetFloats("activation_params", {0.5f});
+    op.AddFloatInput({1, 1, 2}, {1, -2});
+    op.AddFloatInput({1, 1, 3}, {1, 10, 100}, true);
+    op.AddFloatInput({1}, {0.5f}, true);
+    ASSERT_TRUE(op.Run().ok());
+    // Before the activation: {1.5, 10.5, 100.5 - 2, -20 + 0.5, -200 + 0.5} = {1.5, 10.5, 98.5, -19.5, -199.5}.
+    const std::vector<float> want = std::string(activation) == "Relu"
+                                        ? std::vector<float>{1.5f, 10.5f, 98.5f, 0.0f, 0.0f}
+                                        : std::vector<float>{1.5f, 10.5f, 98.5f, -9.75f, -99.75f};
+    EXPECT_EQ(op.FloatOutput(), want) << activation;
+  }
 }
 
 TEST(ConvTransposeOp, Grouped2dWithEverythingMatchesNaive) {
@@ -209,6 +229,17 @@ TEST(ConvTransposeOp, RejectsInvalidModels) {
       {"huge pads", {1, 1, 2}, {1, 1, 2}, {}, [](Attributes* a) { a->SetInts("pads", {int64_t{1} << 62, 0}); }},
       {"huge stride", {1, 1, 2}, {1, 1, 2}, {}, [](Attributes* a) { a->SetInts("strides", {int64_t{1} << 40}); }},
       {"unknown auto_pad", {1, 1, 4}, {1, 1, 2}, {}, [](Attributes* a) { a->SetString("auto_pad", "FULL"); }},
+      {"unknown activation", {1, 1, 4}, {1, 1, 2}, {}, [](Attributes* a) { a->SetString("activation", "Gelu"); }},
+      {"Relu with a parameter", {1, 1, 4}, {1, 1, 2}, {},
+       [](Attributes* a) {
+         a->SetString("activation", "Relu");
+         a->SetFloats("activation_params", {1});
+       }},
+      {"an affine after the activation", {1, 1, 4}, {1, 1, 2}, {},
+       [](Attributes* a) {
+         a->SetString("activation", "Relu");
+         a->SetFloats("activation_scale", {2});
+       }},
   };
   for (const BadConvTranspose& c : cases) {
     OpRunner op("ConvTranspose");

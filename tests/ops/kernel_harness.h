@@ -437,11 +437,17 @@ inline std::vector<ConvTransposeCase> ConvTransposeCases(uint32_t seed, int rand
       c.bias.resize(static_cast<size_t>(p.out_channels));
       for (int32_t& b : c.bias) b = std::uniform_int_distribution<int32_t>(-(1 << 16), 1 << 16)(rng);
     }
+    // A fused activation on half the cases (PP-OCR det's head: Relu).
+    const int act = pick(rng);
+    p.activation.kind = act < 3 ? FusedActivation::kRelu : act < 5 ? FusedActivation::kLeakyRelu : FusedActivation::kNone;
+    p.activation.a = 0.25f;
     char name[160];
-    std::snprintf(name, sizeof(name), "conv_transpose c%lld m%lld g%lld %lldx%lld k%lldx%lld s%lldx%lld %s->%s zp %d",
+    std::snprintf(name, sizeof(name),
+                  "conv_transpose c%lld m%lld g%lld %lldx%lld k%lldx%lld s%lldx%lld %s->%s zp %d act %d",
                   (long long)p.in_channels, (long long)p.out_channels, (long long)p.groups, (long long)p.in[1],
                   (long long)p.in[2], (long long)p.kernel[1], (long long)p.kernel[2], (long long)p.stride[1],
-                  (long long)p.stride[2], DataTypeName(c.in_type), DataTypeName(c.out_type), c.q.input_zero_point);
+                  (long long)p.stride[2], DataTypeName(c.in_type), DataTypeName(c.out_type), c.q.input_zero_point,
+                  static_cast<int>(p.activation.kind));
     c.name = name;
     cases.push_back(std::move(c));
   }

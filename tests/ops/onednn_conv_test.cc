@@ -71,6 +71,7 @@ ConvParams AsConvParams(const ConvTransposeParams& t) {
     p.in[d] = t.in[d], p.out[d] = t.out[d], p.kernel[d] = t.kernel[d], p.stride[d] = t.stride[d];
     p.dilation[d] = t.dilation[d], p.pad_begin[d] = t.pad_begin[d];
   }
+  p.activation = t.activation;
   return p;
 }
 

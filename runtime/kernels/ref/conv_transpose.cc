@@ -53,6 +53,9 @@ void f32_conv_transpose__ref(const ConvTransposeParams& p, const float* input, c
         }
       }
     }
+    for (int64_t oc = oc_begin; oc < oc_end; ++oc) {
+      ApplyFusedActivation(p.activation, out_image + oc * out_plane, static_cast<size_t>(out_plane), oc);
+    }
   }
 }
 

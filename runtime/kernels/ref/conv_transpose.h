@@ -6,6 +6,7 @@
 
 #include "runtime/core/types.h"
 #include "runtime/kernels/ref/conv.h"  // ConvQuantParams
+#include "runtime/kernels/ref/fused_activation.h"
 
 namespace npurt {
 
@@ -20,6 +21,9 @@ struct ConvTransposeParams {
   int64_t stride[3] = {1, 1, 1};
   int64_t dilation[3] = {1, 1, 1};
   int64_t pad_begin[3] = {0, 0, 0};
+  // The compiler's fused activation (kernels/ref/fused_activation.h; no affine): applied to each output
+  // after the bias, as Conv's.
+  FusedActivationParams activation;
 };
 
 // input (N, C, D, H, W); weights (C, M / groups, kD, kH, kW); bias (M) or nullptr;
@@ -31,8 +35,8 @@ void f32_conv_transpose__ref(const ConvTransposeParams& p, const float* input, c
 // Quantized: int8 or int16 activations (input and output types chosen
 // independently, as quantized_conv__ref), int8 symmetric weights, int32 bias
 // (M) or nullptr; layouts as f32_conv_transpose__ref, quantization as
-// s8_conv__ref (acc_scale per output channel m; no fused activation, like the
-// float op). Output pixel o of channel m accumulates bias[m] + sum((x[i] -
+// s8_conv__ref (acc_scale per output channel m; the fused activation on the
+// real value). Output pixel o of channel m accumulates bias[m] + sum((x[i] -
 // input_zero_point) * w[k]) over the taps with o = i * stride + k * dilation -
 // pad_begin, in int32 for int8 inputs (the caller guarantees no overflow: the
 // ConvTranspose op checks the bound in prepare) and in int64 for int16 inputs;

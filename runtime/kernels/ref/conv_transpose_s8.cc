@@ -35,7 +35,6 @@ void QuantizedConvTranspose(const ConvTransposeParams& p, const ConvQuantParams&
   const int64_t group_in = p.in_channels / p.groups;
   const int64_t group_out = p.out_channels / p.groups;
   const int32_t zp = q.input_zero_point;
-  const FusedActivationParams no_activation;
   Acc acc[kBlock];
 
   for (int64_t n = 0; n < p.batch; ++n) {
@@ -76,8 +75,8 @@ void QuantizedConvTranspose(const ConvTransposeParams& p, const ConvQuantParams&
               }
             }
             for (int64_t j = 0; j < count; ++j) {
-              out_row[ow0 + j] = static_cast<TOut>(Requantize(acc[j], acc_scale, no_activation, q.output_scale,
-                                                           q.output_zero_point, q.output_min, q.output_max));
+              out_row[ow0 + j] = static_cast<TOut>(Requantize(acc[j], acc_scale, p.activation, q.output_scale,
+                                                           q.output_zero_point, q.output_min, q.output_max, oc));
             }
           }
         }
