@@ -25,6 +25,7 @@
 #include "runtime/ops/conv_fast_path.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/conv_geometry.h"
+#include "runtime/ops/fused_activation_attributes.h"
 #include "runtime/ops/op.h"
 #include "runtime/ops/window_attributes.h"
 
@@ -91,13 +92,7 @@ Status PlanConv(const Attributes& attrs, const Tensor* x, const Tensor* w, const
   AutoPad auto_pad = AutoPad::kNotSet;
   NPURT_RETURN_IF_ERROR(ParseAutoPad("Conv", attrs, &auto_pad));
 
-  std::string activation;
-  std::vector<float> activation_params;
-  NPURT_RETURN_IF_ERROR(attrs.GetString("activation", "", &activation));
-  NPURT_RETURN_IF_ERROR(attrs.GetFloats("activation_params", {}, &activation_params));
-  if (const char* error = ParseFusedActivation(activation, activation_params, &p->activation)) {
-    return NPURT_ERROR(kModelInvalid, "Conv: %s (activation '%s')", error, activation.c_str());
-  }
+  NPURT_RETURN_IF_ERROR(ReadFusedActivation("Conv", attrs, &p->activation));
 
   p->batch = x->shape[0];
   p->in_channels = channels;

@@ -24,7 +24,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "runtime/core/thread_pool.h"
@@ -32,6 +31,7 @@
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/conv_fast_path.h"
 #include "runtime/ops/conv_geometry.h"
+#include "runtime/ops/fused_activation_attributes.h"
 #include "runtime/ops/op.h"
 #include "runtime/ops/window_attributes.h"
 
@@ -103,13 +103,7 @@ Status PlanConvTranspose(const Attributes& attrs, const Tensor* x, const Tensor*
   }
   AutoPad auto_pad = AutoPad::kNotSet;
   NPURT_RETURN_IF_ERROR(ParseAutoPad("ConvTranspose", attrs, &auto_pad));
-  std::string activation;
-  std::vector<float> activation_params;
-  NPURT_RETURN_IF_ERROR(attrs.GetString("activation", "", &activation));
-  NPURT_RETURN_IF_ERROR(attrs.GetFloats("activation_params", {}, &activation_params));
-  if (const char* error = ParseFusedActivation(activation, activation_params, &p->activation)) {
-    return NPURT_ERROR(kModelInvalid, "ConvTranspose: %s (activation '%s')", error, activation.c_str());
-  }
+  NPURT_RETURN_IF_ERROR(ReadFusedActivation("ConvTranspose", attrs, &p->activation));
   NPURT_CHECK_OR_RETURN(!attrs.Has("activation_scale") && !attrs.Has("activation_shift"), kModelInvalid,
                         "ConvTranspose: an affine after the activation is for Conv only");
 

@@ -27,6 +27,7 @@
 #include "runtime/kernels/ref/gemm.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/gemm_fast_path.h"
+#include "runtime/ops/fused_activation_attributes.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -128,13 +129,7 @@ Status PlanGemm(const Attributes& attrs, const Tensor* a, const Tensor* b, const
     p->c_col_stride = cols == 1 ? 0 : 1;
   }
 
-  std::string activation;
-  std::vector<float> activation_params;
-  NPURT_RETURN_IF_ERROR(attrs.GetString("activation", "", &activation));
-  NPURT_RETURN_IF_ERROR(attrs.GetFloats("activation_params", {}, &activation_params));
-  if (const char* error = ParseFusedActivation(activation, activation_params, &p->activation)) {
-    return NPURT_ERROR(kModelInvalid, "Gemm: %s (activation '%s')", error, activation.c_str());
-  }
+  NPURT_RETURN_IF_ERROR(ReadFusedActivation("Gemm", attrs, &p->activation));
   return Status::Ok();
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -91,6 +92,36 @@ class QuantizeGraphTest : public ::testing::Test {
     held_out_ = Random(&rng, 192, -1.0f, 1.0f);
   }
   void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+  // Builds make() as float and as all-int8 (Build runs its last fusions on both); `report` gets the int8 one's.
+  void BuildFloatAndInt8(const std::function<Graph()>& make, Graph* fg, Graph* qg, std::vector<uint8_t>* float_model,
+                         std::vector<uint8_t>* int8_model, BuildReport* report) {
+    CompileOptions o;
+    *fg = make();
+    ASSERT_TRUE(fg->InferShapes().ok());
+    ASSERT_TRUE(Build(o, fg, float_model, nullptr).ok());
+    o.quantize = true;
+    o.dataset = dir_ + "/dataset.txt";
+    o.int16_mac_budget = 0.0;  // everything int8
+    *qg = make();
+    ASSERT_TRUE(qg->InferShapes().ok());
+    const Status s = Build(o, qg, int8_model, report);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+  // The int8 model's one output, an int8 tensor, within three of its steps of the float model's on the held-out
+  // sample.
+  void ExpectInt8NearFloat(const Graph& qg, const std::vector<uint8_t>& float_model,
+                           const std::vector<uint8_t>& int8_model) {
+    const IrTensor& y = qg.tensors()[qg.outputs()[0]];
+    ASSERT_EQ(y.dtype, DataType::kInt8);
+    const float step = y.quant.scale[0];
+    const auto want = testing::RunModelFile(float_model, {held_out_});
+    const auto got = testing::RunModelFile(int8_model, {held_out_});
+    ASSERT_EQ(want.size(), 1u);
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_EQ(got[0].size(), want[0].size());
+    for (size_t i = 0; i < want[0].size(); ++i) EXPECT_NEAR(got[0][i], want[0][i], 3 * step) << "element " << i;
+  }
 
   // Calibrates SmallCnn on the dataset and quantizes it.
   Status Quantize(const QuantizeOptions& options, Graph* g, QuantizeReport* report) {
@@ -292,19 +323,10 @@ TEST_F(QuantizeGraphTest, BuildFusesTheOutputAffineAfterQuantization) {
     g.AddOutput(y);
     return g;
   };
-  CompileOptions o;
+  Graph fg, qg;
   std::vector<uint8_t> float_model, int8_model;
-  Graph fg = lab_graph();
-  ASSERT_TRUE(fg.InferShapes().ok());
-  ASSERT_TRUE(Build(o, &fg, &float_model, nullptr).ok());
-  o.quantize = true;
-  o.dataset = dir_ + "/dataset.txt";
-  o.int16_mac_budget = 0.0;  // everything int8
-  Graph qg = lab_graph();
-  ASSERT_TRUE(qg.InferShapes().ok());
   BuildReport report;
-  const Status s = Build(o, &qg, &int8_model, &report);
-  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_NO_FATAL_FAILURE(BuildFloatAndInt8(lab_graph, &fg, &qg, &float_model, &int8_model, &report));
   for (const Graph* g : {&fg, &qg}) {
     ASSERT_EQ(g->nodes().size(), 1u);
     const IrNode& conv = g->nodes()[0];
@@ -317,15 +339,7 @@ TEST_F(QuantizeGraphTest, BuildFusesTheOutputAffineAfterQuantization) {
     EXPECT_EQ(g->tensors()[conv.outputs[0]].name, "y");
   }
   EXPECT_EQ(report.quant.int8_nodes, 3);  // Conv, Mul and Add were quantized, then fused
-  const IrTensor& y = qg.tensors()[qg.nodes()[0].outputs[0]];
-  ASSERT_EQ(y.dtype, DataType::kInt8);
-  const float step = y.quant.scale[0];
-  const auto want = testing::RunModelFile(float_model, {held_out_});
-  const auto got = testing::RunModelFile(int8_model, {held_out_});
-  ASSERT_EQ(want.size(), 1u);
-  ASSERT_EQ(got.size(), 1u);
-  ASSERT_EQ(got[0].size(), want[0].size());
-  for (size_t i = 0; i < want[0].size(); ++i) EXPECT_NEAR(got[0][i], want[0][i], 3 * step) << "element " << i;
+  ExpectInt8NearFloat(qg, float_model, int8_model);
 }
 
 // Conv -> Add(x) with the Add's Relu: Build quantizes both ops, then fuses the Add into the Conv (a residual
@@ -347,19 +361,10 @@ TEST_F(QuantizeGraphTest, BuildFusesResidualAddsAfterQuantization) {
     g.AddOutput(y);
     return g;
   };
-  CompileOptions o;
+  Graph fg, qg;
   std::vector<uint8_t> float_model, int8_model;
-  Graph fg = block();
-  ASSERT_TRUE(fg.InferShapes().ok());
-  ASSERT_TRUE(Build(o, &fg, &float_model, nullptr).ok());
-  o.quantize = true;
-  o.dataset = dir_ + "/dataset.txt";
-  o.int16_mac_budget = 0.0;  // everything int8
-  Graph qg = block();
-  ASSERT_TRUE(qg.InferShapes().ok());
   BuildReport report;
-  const Status s = Build(o, &qg, &int8_model, &report);
-  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_NO_FATAL_FAILURE(BuildFloatAndInt8(block, &fg, &qg, &float_model, &int8_model, &report));
   for (const Graph* g : {&fg, &qg}) {
     ASSERT_EQ(g->nodes().size(), 1u);
     const IrNode& conv = g->nodes()[0];
@@ -372,15 +377,7 @@ TEST_F(QuantizeGraphTest, BuildFusesResidualAddsAfterQuantization) {
     EXPECT_EQ(g->tensors()[conv.outputs[0]].name, "y");
   }
   EXPECT_EQ(report.quant.int8_nodes, 2);  // Conv and Add were quantized, then fused
-  const IrTensor& y = qg.tensors()[qg.nodes()[0].outputs[0]];
-  ASSERT_EQ(y.dtype, DataType::kInt8);
-  const float step = y.quant.scale[0];
-  const auto want = testing::RunModelFile(float_model, {held_out_});
-  const auto got = testing::RunModelFile(int8_model, {held_out_});
-  ASSERT_EQ(want.size(), 1u);
-  ASSERT_EQ(got.size(), 1u);
-  ASSERT_EQ(got[0].size(), want[0].size());
-  for (size_t i = 0; i < want[0].size(); ++i) EXPECT_NEAR(got[0][i], want[0][i], 3 * step) << "element " << i;
+  ExpectInt8NearFloat(qg, float_model, int8_model);
 }
 
 // The measured (empirical) correction, hand-computed: x[1,1,1,2] -> Conv 1x1, weight 1, no bias, calibrated and
