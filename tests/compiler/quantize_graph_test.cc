@@ -108,6 +108,16 @@ class QuantizeGraphTest : public ::testing::Test {
     const Status s = Build(o, qg, int8_model, report);
     ASSERT_TRUE(s.ok()) << s.message();
   }
+  // The graph's one node, a Conv writing the output "y"; nullptr (with a failure) otherwise.
+  static const IrNode* FusedConv(const Graph& g) {
+    EXPECT_EQ(g.nodes().size(), 1u);
+    if (g.nodes().size() != 1 || g.nodes()[0].op_type != "Conv") {
+      ADD_FAILURE() << "expected one Conv";
+      return nullptr;
+    }
+    EXPECT_EQ(g.tensors()[g.nodes()[0].outputs[0]].name, "y");
+    return &g.nodes()[0];
+  }
   // The int8 model's one output, an int8 tensor, within three of its steps of the float model's on the held-out
   // sample.
   void ExpectInt8NearFloat(const Graph& qg, const std::vector<uint8_t>& float_model,
@@ -328,15 +338,14 @@ TEST_F(QuantizeGraphTest, BuildFusesTheOutputAffineAfterQuantization) {
   BuildReport report;
   ASSERT_NO_FATAL_FAILURE(BuildFloatAndInt8(lab_graph, &fg, &qg, &float_model, &int8_model, &report));
   for (const Graph* g : {&fg, &qg}) {
-    ASSERT_EQ(g->nodes().size(), 1u);
-    const IrNode& conv = g->nodes()[0];
-    EXPECT_EQ(conv.op_type, "Conv");
+    const IrNode* fused = FusedConv(*g);
+    ASSERT_NE(fused, nullptr);
+    const IrNode& conv = *fused;
     std::vector<float> scale, shift;
     EXPECT_TRUE(conv.attrs.GetFloats("activation_scale", {}, &scale).ok());
     EXPECT_TRUE(conv.attrs.GetFloats("activation_shift", {}, &shift).ok());
     EXPECT_EQ(scale, std::vector<float>{0.8f});
     EXPECT_EQ(shift, (std::vector<float>{0.5f, -0.25f, 0.1f, 0.3f}));
-    EXPECT_EQ(g->tensors()[conv.outputs[0]].name, "y");
   }
   EXPECT_EQ(report.quant.int8_nodes, 3);  // Conv, Mul and Add were quantized, then fused
   ExpectInt8NearFloat(qg, float_model, int8_model);
@@ -366,15 +375,14 @@ TEST_F(QuantizeGraphTest, BuildFusesResidualAddsAfterQuantization) {
   BuildReport report;
   ASSERT_NO_FATAL_FAILURE(BuildFloatAndInt8(block, &fg, &qg, &float_model, &int8_model, &report));
   for (const Graph* g : {&fg, &qg}) {
-    ASSERT_EQ(g->nodes().size(), 1u);
-    const IrNode& conv = g->nodes()[0];
-    EXPECT_EQ(conv.op_type, "Conv");
+    const IrNode* fused = FusedConv(*g);
+    ASSERT_NE(fused, nullptr);
+    const IrNode& conv = *fused;
     ASSERT_EQ(conv.inputs.size(), 4u);
     EXPECT_EQ(g->tensors()[conv.inputs[3]].name, "x");
     std::string activation;
     EXPECT_TRUE(conv.attrs.GetString("activation", "", &activation).ok());
     EXPECT_EQ(activation, "Relu");
-    EXPECT_EQ(g->tensors()[conv.outputs[0]].name, "y");
   }
   EXPECT_EQ(report.quant.int8_nodes, 2);  // Conv and Add were quantized, then fused
   ExpectInt8NearFloat(qg, float_model, int8_model);

@@ -60,9 +60,7 @@ TEST(RequantizeFloatRowsAvx2, BitExactWithReference) {
     const bool with_residual = iter % 4 == 1 || iter % 4 == 2;
     if (with_residual) {
       residual.Attach(&rng, static_cast<size_t>(rows * p.channels), iter % 3 == 0 ? DataType::kInt16 : DataType::kInt8, &p);
-      // Accumulators whose real values span about the output's range too, so that few outputs saturate.
-      const float out_range = p.out_scale * static_cast<float>(p.out_max - p.out_min);
-      for (auto& v : acc_scale) v = out_range * std::uniform_real_distribution<float>(0.5f, 2.0f)(rng) / static_cast<float>(1 << 24);
+      testing::ResidualCodes::OutputRangeScales(&rng, p, static_cast<float>(1 << 24), &acc_scale);
     }
     std::vector<int32_t> want(sums.size()), got(sums.size());
     for (int64_t r = 0; r < rows; ++r) {

@@ -31,6 +31,13 @@ class ResidualCodes {
     scale_ = p->residual_scale;
     zero_point_ = p->residual_zero_point;
   }
+  // Accumulator scales under which sums up to `max_sum` span about p's output range, so that few outputs
+  // saturate and the residual moves them (with the usual tiny scales nearly all saturate and hide it).
+  static void OutputRangeScales(std::mt19937* rng, const RequantizeRowsParams& p, float max_sum,
+                                std::vector<float>* acc_scale) {
+    const float out_range = p.out_scale * static_cast<float>(p.out_max - p.out_min);
+    for (float& v : *acc_scale) v = out_range * std::uniform_real_distribution<float>(0.5f, 2.0f)(*rng) / max_sum;
+  }
   // Element i's real value, as the reference dequantizes it.
   float Real(size_t i) const { return DequantizeValue(codes_[i], scale_, zero_point_); }
 
