@@ -223,11 +223,7 @@ RequantizeRowsParams ConvFastPath::RequantizeParams(const OpNode& node) const {
   rq.out_min = quant_.output_min;
   rq.out_max = quant_.output_max;
   rq.out_type = node.outputs[0]->dtype;
-  if (has_residual_) {  // eval points rq.residual at the NHWC codes
-    rq.residual_type = residual_.type;
-    rq.residual_scale = residual_.scale;
-    rq.residual_zero_point = residual_.zero_point;
-  }
+  if (has_residual_) rq.residual = residual_;  // eval points rq.residual.data at the NHWC codes
   return rq;
 }
 
@@ -307,7 +303,7 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
   uint8_t* out = y.channels_last ? static_cast<uint8_t*>(y.data) : staged_output;
 
   RequantizeRowsParams rq = RequantizeParams(*node);
-  rq.residual = ResidualNhwc(*node, residual_nhwc);
+  rq.residual.data = ResidualNhwc(*node, residual_nhwc);
   // Each thread takes a contiguous run of bands and, per band: codes -> float (x - zero point), the library
   // sums, requantization into the output rows.
   const int workers = std::clamp(node->threads, 1, slots_);  // a test may ask for more threads than there are
@@ -396,7 +392,7 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   const bool out16 = y.dtype == DataType::kInt16;
   const int out_threads = ThreadsFor(*node, y.num_elements() * 4);
   RequantizeRowsParams rq = RequantizeParams(*node);
-  rq.residual = ResidualNhwc(*node, residual_nhwc);
+  rq.residual.data = ResidualNhwc(*node, residual_nhwc);
   ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
     requantize_rows__avx512(rq, high_sum, int16_input ? low_sum : nullptr, staged_output, WorkRange{begin, end});
   });

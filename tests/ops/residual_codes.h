@@ -23,13 +23,13 @@ class ResidualCodes {
     for (int32_t& c : codes_) c = code(*rng);
     c8_.assign(codes_.begin(), codes_.end());
     c16_.assign(codes_.begin(), codes_.end());
-    p->residual = wide ? static_cast<const void*>(c16_.data()) : c8_.data();
-    p->residual_type = type;
-    p->residual_zero_point = zero_point(*rng);
+    p->residual.data = wide ? static_cast<const void*>(c16_.data()) : c8_.data();
+    p->residual.type = type;
+    p->residual.zero_point = zero_point(*rng);
     const float out_range = p->out_scale * static_cast<float>(p->out_max - p->out_min);
-    p->residual_scale = out_range * std::uniform_real_distribution<float>(0.5f, 2.0f)(*rng) / (wide ? 65535.0f : 255.0f);
-    scale_ = p->residual_scale;
-    zero_point_ = p->residual_zero_point;
+    p->residual.scale = out_range * std::uniform_real_distribution<float>(0.5f, 2.0f)(*rng) / (wide ? 65535.0f : 255.0f);
+    scale_ = p->residual.scale;
+    zero_point_ = p->residual.zero_point;
   }
   // Accumulator scales under which sums up to `max_sum` span about p's output range, so that few outputs
   // saturate and the residual moves them (with the usual tiny scales nearly all saturate and hide it).

@@ -7,6 +7,7 @@
 
 #include "runtime/core/types.h"
 #include "runtime/kernels/ref/fused_activation.h"
+#include "runtime/kernels/ref/quantize.h"
 #include "runtime/kernels/ref/work_range.h"
 
 namespace npurt {
@@ -36,6 +37,13 @@ struct ConvResidual {
   float scale = 1.0f;
   int32_t zero_point = 0;
 };
+
+// A quantized residual's element i as a real value, (code - zero_point) * scale.
+inline float QuantizedResidualValue(const ConvResidual& r, int64_t i) {
+  const int32_t code = r.type == DataType::kInt16 ? static_cast<const int16_t*>(r.data)[i]
+                                                  : static_cast<const int8_t*>(r.data)[i];
+  return DequantizeValue(code, r.scale, r.zero_point);
+}
 
 // input (N, C, D, H, W); weights (M, C / groups, kD, kH, kW); bias (M) or nullptr;
 // output (N, M, oD, oH, oW); `residual` float or nullptr.

@@ -18,13 +18,6 @@ namespace {
 
 constexpr int64_t kBlock = 256;  // output pixels per accumulator block
 
-// Residual code i's real value.
-float ResidualValue(const ConvResidual& r, int64_t i) {
-  const int32_t code = r.type == DataType::kInt16 ? static_cast<const int16_t*>(r.data)[i]
-                                                  : static_cast<const int8_t*>(r.data)[i];
-  return DequantizeValue(code, r.scale, r.zero_point);
-}
-
 template <typename TIn, typename TOut, typename Acc>
 void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* input, const int8_t* weights,
                    const int32_t* bias, TOut* output, WorkRange range, const ConvResidual* residual) {
@@ -82,7 +75,7 @@ void QuantizedConv(const ConvParams& p, const ConvQuantParams& q, const TIn* inp
               const int64_t first = out_row + ow0 - output;  // the element index of output and residual
               for (int64_t j = 0; j < count; ++j) {
                 out_row[ow0 + j] = static_cast<TOut>(
-                    RequantizeWithResidual(acc[j], acc_scale, ResidualValue(*residual, first + j), p.activation,
+                    RequantizeWithResidual(acc[j], acc_scale, QuantizedResidualValue(*residual, first + j), p.activation,
                                            q.output_scale, q.output_zero_point, q.output_min, q.output_max, oc));
               }
               continue;

@@ -58,16 +58,16 @@ NPURT_AVX2 inline __m256 Accumulator(const float* sums, const int32_t* bias, boo
   return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
 }
 
-// The residual's real values of elements [at, at + 8): (code - zero point) * scale, as ResidualAt.
+// The residual's real values of elements [at, at + 8): (code - zero point) * scale, as QuantizedResidualValue.
 NPURT_AVX2 inline __m256 ResidualReal(const RequantizeRowsParams& p, int64_t at) {
   __m256i v;
-  if (p.residual_type == DataType::kInt16) {
-    v = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const int16_t*>(p.residual) + at)));
+  if (p.residual.type == DataType::kInt16) {
+    v = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const int16_t*>(p.residual.data) + at)));
   } else {
-    v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(static_cast<const int8_t*>(p.residual) + at)));
+    v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(static_cast<const int8_t*>(p.residual.data) + at)));
   }
-  v = _mm256_sub_epi32(v, _mm256_set1_epi32(p.residual_zero_point));
-  return _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_set1_ps(p.residual_scale));
+  v = _mm256_sub_epi32(v, _mm256_set1_epi32(p.residual.zero_point));
+  return _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_set1_ps(p.residual.scale));
 }
 
 NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
@@ -87,7 +87,7 @@ NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void
     for (int64_t m = 0; m < vector_end; m += 8) {
       const __m256 acc = Accumulator(sums + base + m, p.bias != nullptr ? p.bias + m : nullptr, exact_bias);
       __m256 real = _mm256_mul_ps(acc, _mm256_loadu_ps(p.acc_scale + m));
-      if (p.residual != nullptr) real = _mm256_add_ps(real, ResidualReal(p, base + m));
+      if (p.residual.data != nullptr) real = _mm256_add_ps(real, ResidualReal(p, base + m));
       real = Activate(p.activation, real);
       if (p.activation.scale != nullptr) {  // the affine: product, then sum, each rounded
         real = _mm256_add_ps(_mm256_mul_ps(real, _mm256_loadu_ps(p.activation.scale + m)),
@@ -109,8 +109,9 @@ NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void
     for (int64_t m = vector_end; m < c; ++m) {  // the tail, as the reference computes it
       const double acc = static_cast<double>(sums[base + m]) + (p.bias != nullptr ? p.bias[m] : 0);
       const int32_t q =
-          p.residual != nullptr
-              ? RequantizeWithResidual(static_cast<float>(acc), p.acc_scale[m], ResidualAt(p, base + m), p.activation,
+          p.residual.data != nullptr
+              ? RequantizeWithResidual(static_cast<float>(acc), p.acc_scale[m],
+                                       QuantizedResidualValue(p.residual, base + m), p.activation,
                                        p.out_scale, p.out_zero_point, p.out_min, p.out_max, m)
               : Requantize(static_cast<float>(acc), p.acc_scale[m], p.activation, p.out_scale, p.out_zero_point,
                            p.out_min, p.out_max, m);

@@ -38,16 +38,16 @@ NPURT_AVX512DQ inline __m256 Activate(const FusedActivationParams& a, __m256 x) 
   return x;
 }
 
-// The residual's real values of the lanes `k` of elements [at, at + 8), as ResidualAt.
+// The residual's real values of the lanes `k` of elements [at, at + 8), as QuantizedResidualValue.
 NPURT_AVX512DQ inline __m256 ResidualReal(const RequantizeRowsParams& p, int64_t at, __mmask8 k) {
   __m256i v;
-  if (p.residual_type == DataType::kInt16) {
-    v = _mm256_cvtepi16_epi32(_mm_maskz_loadu_epi16(k, static_cast<const int16_t*>(p.residual) + at));
+  if (p.residual.type == DataType::kInt16) {
+    v = _mm256_cvtepi16_epi32(_mm_maskz_loadu_epi16(k, static_cast<const int16_t*>(p.residual.data) + at));
   } else {
-    v = _mm256_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, static_cast<const int8_t*>(p.residual) + at));
+    v = _mm256_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, static_cast<const int8_t*>(p.residual.data) + at));
   }
-  v = _mm256_sub_epi32(v, _mm256_set1_epi32(p.residual_zero_point));
-  return _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_set1_ps(p.residual_scale));
+  v = _mm256_sub_epi32(v, _mm256_set1_epi32(p.residual.zero_point));
+  return _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_set1_ps(p.residual.scale));
 }
 
 NPURT_AVX512DQ void Rows(const RequantizeRowsParams& p, const int32_t* high, const int32_t* low, void* out,
@@ -68,7 +68,7 @@ NPURT_AVX512DQ void Rows(const RequantizeRowsParams& p, const int32_t* high, con
       }
       if (p.bias != nullptr) acc = _mm512_add_epi64(acc, _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(k, p.bias + m)));
       __m256 real = _mm256_mul_ps(_mm512_cvtepi64_ps(acc), _mm256_maskz_loadu_ps(k, p.acc_scale + m));
-      if (p.residual != nullptr) real = _mm256_add_ps(real, ResidualReal(p, at, k));
+      if (p.residual.data != nullptr) real = _mm256_add_ps(real, ResidualReal(p, at, k));
       real = Activate(p.activation, real);
       if (p.activation.scale != nullptr) {  // the affine: product, then sum, each rounded
         real = _mm256_add_ps(_mm256_mul_ps(real, _mm256_maskz_loadu_ps(k, p.activation.scale + m)),

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "runtime/core/types.h"
+#include "runtime/kernels/ref/conv.h"  // ConvResidual
 #include "runtime/kernels/ref/fused_activation.h"
 #include "runtime/kernels/ref/quantize.h"
 #include "runtime/kernels/ref/work_range.h"
@@ -24,29 +25,18 @@ struct RequantizeRowsParams {
   int32_t out_min = -128, out_max = 127;
   DataType out_type = DataType::kInt8;  // int8 or int16
   // A Conv's fused Add (runtime/kernels/ref/conv.h): int8 or int16 codes laid out as the rows, whose real
-  // value (code - residual_zero_point) * residual_scale joins float(acc) * acc_scale before the activation
-  // (RequantizeWithResidual). nullptr: none.
-  const void* residual = nullptr;
-  DataType residual_type = DataType::kInt8;
-  float residual_scale = 1.0f;
-  int32_t residual_zero_point = 0;
+  // value joins float(acc) * acc_scale before the activation (RequantizeWithResidual). data nullptr: none.
+  ConvResidual residual;
 };
 
 // `p` for the rows from element `first` on: the residual moves with them.
 inline RequantizeRowsParams RowsFrom(const RequantizeRowsParams& p, int64_t first) {
   RequantizeRowsParams q = p;
-  if (q.residual != nullptr) {
-    const size_t elem = q.residual_type == DataType::kInt16 ? 2 : 1;
-    q.residual = static_cast<const uint8_t*>(q.residual) + static_cast<size_t>(first) * elem;
+  if (q.residual.data != nullptr) {
+    const size_t elem = q.residual.type == DataType::kInt16 ? 2 : 1;
+    q.residual.data = static_cast<const uint8_t*>(q.residual.data) + static_cast<size_t>(first) * elem;
   }
   return q;
-}
-
-// Element i's residual real value, as the reference computes it.
-inline float ResidualAt(const RequantizeRowsParams& p, int64_t i) {
-  const int32_t code = p.residual_type == DataType::kInt16 ? static_cast<const int16_t*>(p.residual)[i]
-                                                           : static_cast<const int8_t*>(p.residual)[i];
-  return DequantizeValue(code, p.residual_scale, p.residual_zero_point);
 }
 
 // Rows of c = 1, 2 or 4 channels seen as rows of eight: the per-channel parameters tiled (lane k is channel
