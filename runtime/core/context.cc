@@ -193,7 +193,11 @@ Status Context::BindGraph(const ModelGraph& g) {
   // Layer dumps read every tensor in the ONNX layout too.
   if (!options_.keep_onnx_layouts && !LogEnabled(LogLevel::kLayer)) {
     std::vector<bool> movable(tensors_.size());
-    for (size_t i = 0; i < movable.size(); ++i) movable[i] = g.tensors[i].storage == Storage::kArena;
+    // Inputs too: ImportInput writes them in whichever layout their first kernels read, so a uint8
+    // NHWC image goes to an NHWC convolution in one pass. Outputs and weights keep the ONNX layout.
+    for (size_t i = 0; i < movable.size(); ++i) {
+      movable[i] = g.tensors[i].storage == Storage::kArena || g.tensors[i].storage == Storage::kInput;
+    }
     const int channels_last = AssignChannelsLast(&nodes_, &tensors_, movable);
     if (LogEnabled(LogLevel::kDebug)) {
       const std::vector<std::string> relayout = NodesThatRelayout(nodes_);

@@ -80,21 +80,30 @@ void StoreReal(DataType t, const Quantization& q, void* p, uint64_t i, float v) 
 
 bool IsExactCopy(DataType a, DataType b) { return a == b; }
 
-// Calls fn(external_index, internal_index) for every element.
+// Where element (n, c, h, w) lies in the model tensor: NCHW, or NHWC when the layout pass made the
+// input channels-last (runtime/core/layout_pass.h), so that its first NHWC kernel reads it as is.
+uint64_t InternalOffset(const Tensor& t, int64_t n, int64_t c, int64_t h, int64_t w) {
+  const Shape& s = t.shape;
+  return t.channels_last ? Offset4d(Layout::kNHWC, s, static_cast<uint32_t>(s[3]), 1, n, c, h, w)
+                         : static_cast<uint64_t>(((n * s[1] + c) * s[2] + h) * s[3] + w);
+}
+
+// Calls fn(external_index, internal_index, channel) for every element of the model tensor `dst`.
 template <typename Fn>
-void ForEachElement(const Shape& shape, const HostBuffer& buf, Fn fn) {
-  if (shape.size() != 4 || buf.fmt == Layout::kUndefined) {
+void ForEachElement(const Tensor& dst, const HostBuffer& buf, Fn fn) {
+  const Shape& shape = dst.shape;
+  if (shape.size() != 4) {
     const int64_t n = NumElements(shape);
     for (int64_t i = 0; i < n; ++i) fn(static_cast<uint64_t>(i), static_cast<uint64_t>(i), 0);
     return;
   }
+  const Layout fmt = buf.fmt == Layout::kUndefined ? Layout::kNCHW : buf.fmt;
   const int64_t N = shape[0], C = shape[1], H = shape[2], W = shape[3];
   const uint32_t ws = buf.w_stride ? buf.w_stride : static_cast<uint32_t>(W);
-  uint64_t internal = 0;
   for (int64_t n = 0; n < N; ++n)
     for (int64_t c = 0; c < C; ++c)
       for (int64_t h = 0; h < H; ++h)
-        for (int64_t w = 0; w < W; ++w) fn(Offset4d(buf.fmt, shape, ws, buf.c2, n, c, h, w), internal++, c);
+        for (int64_t w = 0; w < W; ++w) fn(Offset4d(fmt, shape, ws, buf.c2, n, c, h, w), InternalOffset(dst, n, c, h, w), c);
 }
 
 // The common board input, a uint8 image: each channel maps its 256 possible bytes through a table
@@ -118,19 +127,23 @@ void ImportUint8Image(const HostBuffer& src, const IoDesc& io, const Quantizatio
       const float x = normalize ? (static_cast<float>(v) - mean) / std_dev : static_cast<float>(v);
       StoreReal(dst->dtype, q, table.data(), static_cast<uint64_t>(v), x);
     }
+    // Offsets are affine in w in every layout, on both sides: a row start and a step.
+    const uint64_t out_step = W > 1 ? InternalOffset(*dst, 0, c, 0, 1) - InternalOffset(*dst, 0, c, 0, 0) : 1;
     for (int64_t n = 0; n < N; ++n) {
-      uint8_t* o = out + ((n * C + c) * H * W) * static_cast<int64_t>(esize);
       for (int64_t h = 0; h < H; ++h) {
-        // Offsets are affine in w in every layout: a row start and a step.
         const uint64_t row = Offset4d(fmt, s, ws, src.c2, n, from, h, 0);
         const uint64_t step = W > 1 ? Offset4d(fmt, s, ws, src.c2, n, from, h, 1) - row : 1;
         const uint8_t* p = bytes + row;
+        uint8_t* o = out + InternalOffset(*dst, n, c, h, 0) * esize;
         if (esize == 1) {
-          for (int64_t w = 0; w < W; ++w) o[w] = table[p[w * step]];
+          for (int64_t w = 0; w < W; ++w) o[w * out_step] = table[p[w * step]];
+        } else if (esize == 4) {
+          const float* values = reinterpret_cast<const float*>(table.data());
+          float* f = reinterpret_cast<float*>(o);
+          for (int64_t w = 0; w < W; ++w) f[w * out_step] = values[p[w * step]];
         } else {
-          for (int64_t w = 0; w < W; ++w) std::memcpy(o + w * esize, &table[p[w * step] * esize], esize);
+          for (int64_t w = 0; w < W; ++w) std::memcpy(o + w * out_step * esize, &table[p[w * step] * esize], esize);
         }
-        o += W * static_cast<int64_t>(esize);
       }
     }
   }
@@ -163,14 +176,15 @@ Status ImportInput(const HostBuffer& src, const IoDesc& io, bool normalize, Tens
   const bool codes = src.dtype == dst->dtype && !dst->quant.empty();
   const bool has_norm =
       normalize && !codes && (!io.mean.empty() || !io.std.empty() || !io.channel_order.empty());
-  const bool plain = src.fmt == Layout::kNCHW || dst->shape.size() != 4 || src.fmt == Layout::kUndefined;
+  const bool nchw_src = src.fmt == Layout::kNCHW || src.fmt == Layout::kUndefined;
+  const bool plain = dst->shape.size() != 4 || (dst->channels_last ? src.fmt == Layout::kNHWC : nchw_src);
   if (!has_norm && plain && src.w_stride == 0 && IsExactCopy(src.dtype, dst->dtype)) {
     std::memcpy(dst->data, src.data, dst->bytes);
     return Status::Ok();
   }
   if (dst->dtype == DataType::kInt64 && src.dtype == DataType::kInt64) {
     // Integer inputs are copied exactly (float would lose precision above 2^24).
-    ForEachElement(dst->shape, src, [&](uint64_t ext, uint64_t in, int64_t) {
+    ForEachElement(*dst, src, [&](uint64_t ext, uint64_t in, int64_t) {
       dst->as<int64_t>()[in] = static_cast<const int64_t*>(src.data)[ext];
     });
     return Status::Ok();
@@ -180,7 +194,7 @@ Status ImportInput(const HostBuffer& src, const IoDesc& io, bool normalize, Tens
     return Status::Ok();
   }
   if (!has_norm || dst->shape.size() != 4) {
-    ForEachElement(dst->shape, src, [&](uint64_t ext, uint64_t in, int64_t) {
+    ForEachElement(*dst, src, [&](uint64_t ext, uint64_t in, int64_t) {
       StoreReal(dst->dtype, q, dst->data, in, Load(src.dtype, src.data, ext));
     });
     return Status::Ok();
@@ -190,7 +204,6 @@ Status ImportInput(const HostBuffer& src, const IoDesc& io, bool normalize, Tens
   const int64_t N = s[0], C = s[1], H = s[2], W = s[3];
   const Layout fmt = src.fmt == Layout::kUndefined ? Layout::kNCHW : src.fmt;
   const uint32_t ws = src.w_stride ? src.w_stride : static_cast<uint32_t>(W);
-  uint64_t in = 0;
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t c = 0; c < C; ++c) {
       const int64_t from = io.channel_order.empty() ? c : io.channel_order[c];
@@ -199,7 +212,7 @@ Status ImportInput(const HostBuffer& src, const IoDesc& io, bool normalize, Tens
       for (int64_t h = 0; h < H; ++h) {
         for (int64_t w = 0; w < W; ++w) {
           const float v = Load(src.dtype, src.data, Offset4d(fmt, s, ws, src.c2, n, from, h, w));
-          StoreReal(dst->dtype, q, dst->data, in++, (v - mean) / std_dev);
+          StoreReal(dst->dtype, q, dst->data, InternalOffset(*dst, n, c, h, w), (v - mean) / std_dev);
         }
       }
     }
@@ -215,7 +228,9 @@ Status ExportOutput(const Tensor& src, const HostBuffer& dst) {
                        static_cast<unsigned long long>(need));
   }
   void* out = const_cast<void*>(dst.data);
-  const bool plain = dst.fmt == Layout::kNCHW || src.shape.size() != 4 || dst.fmt == Layout::kUndefined;
+  // Model outputs stay NCHW (the layout pass never moves them); a channels-last one would take the general path.
+  const bool plain = src.shape.size() != 4 ||
+                     (!src.channels_last && (dst.fmt == Layout::kNCHW || dst.fmt == Layout::kUndefined));
   if (plain && dst.w_stride == 0 && src.dtype == dst.dtype) {
     std::memcpy(out, src.data, src.bytes);
     return Status::Ok();
@@ -243,7 +258,7 @@ Status ExportOutput(const Tensor& src, const HostBuffer& dst) {
     }
     return Status::Ok();
   }
-  ForEachElement(src.shape, dst, [&](uint64_t ext, uint64_t in, int64_t) {
+  ForEachElement(src, dst, [&](uint64_t ext, uint64_t in, int64_t) {
     Store(dst.dtype, out, ext, LoadReal(src.dtype, q, src.data, in));
   });
   return Status::Ok();

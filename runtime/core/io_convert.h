@@ -1,7 +1,8 @@
 // Conversion between application buffers and model tensors at the I/O
 // boundary: element type, layout (NCHW / NHWC / NC1HWC2 with row stride) and,
 // for inputs, the mean/std normalization and channel reorder baked in at
-// conversion. Internally every 4-D tensor is NCHW.
+// conversion. A 4-D model tensor is NCHW, or NHWC when its Tensor::channels_last
+// says so (a model input the layout pass handed to an NHWC kernel).
 #pragma once
 
 #include <cstddef>

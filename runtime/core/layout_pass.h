@@ -4,9 +4,10 @@
 // relayout per op. Runs once per bound graph, after prepare (which declared
 // what each node handles: OpNode::channels_last_io, OpNode::layout_agnostic).
 //
-// A tensor becomes channels-last only when it has rank 4, lives in the arena
-// (graph inputs, outputs and constants stay NCHW: the API and the weights see
-// the ONNX layout), its producer writes it either way and every consumer reads
+// A tensor becomes channels-last only when it has rank 4, is movable (arena
+// activations and graph inputs, which the I/O conversion writes in either layout;
+// outputs and constants stay NCHW: the API and the weights see the ONNX
+// layout), its producer (if any) writes it either way and every consumer reads
 // it either way. Elementwise ops tie their operands together: all channels-last
 // or none. A tensor with one channel or one pixel has the same bytes in both
 // layouts: it is channels-last whenever an NHWC-capable node touches it, so that

@@ -72,6 +72,11 @@ TEST(ImportInput, QuantizesNormalizedUint8IntoAnInt8Input) {
 // uint8 images take a per-channel lookup table: check it against a per-element oracle written here, for
 // every layout an application may give (rows padded to w_stride), channel order, mean/std, and int8 /
 // float destinations. The quantization oracle: round half to even, add the zero point, saturate.
+// Where the model tensor holds (n, c, h, w): NCHW, or NHWC for a channels-last input (the layout pass).
+uint64_t ModelOffset(bool channels_last, const Shape& s, int64_t n, int64_t c, int64_t h, int64_t w) {
+  return static_cast<uint64_t>(channels_last ? ((n * s[2] + h) * s[3] + w) * s[1] + c : ((n * s[1] + c) * s[2] + h) * s[3] + w);
+}
+
 TEST(ImportInput, Uint8ImagesInEveryLayoutMatchAPerElementOracle) {
   const int64_t N = 2, C = 3, H = 3, W = 5;
   const uint32_t ws = 7;  // padded rows
@@ -80,36 +85,74 @@ TEST(ImportInput, Uint8ImagesInEveryLayoutMatchAPerElementOracle) {
   io.std = {58.395f, 57.12f, 57.375f};
   io.channel_order = {2, 0, 1};
   for (Layout fmt : {Layout::kNHWC, Layout::kNCHW}) {
-    HostBuffer src;
-    src.dtype = DataType::kUint8;
-    src.fmt = fmt;
-    src.w_stride = ws;
-    std::vector<uint8_t> bytes(static_cast<size_t>(HostBufferBytes({N, C, H, W}, src)));
-    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>((i * 97 + 13) & 0xff);
-    src.data = bytes.data();
-    src.size = bytes.size();
-    auto at = [&](int64_t n, int64_t c, int64_t h, int64_t w) -> float {
-      const uint64_t off = fmt == Layout::kNHWC ? ((n * H + h) * ws + w) * C + c : ((n * C + c) * H + h) * ws + w;
-      return bytes[off];
-    };
-    std::vector<float> f;
-    Tensor tf = MakeTensor({N, C, H, W}, &f);
-    ASSERT_TRUE(ImportInput(src, io, true, &tf).ok());
-    std::vector<int8_t> q;
-    Tensor tq = MakeQuantizedTensor({N, C, H, W}, &q);
-    tq.quant.scale = {0.02f};
-    tq.quant.zero_point = {5};
-    ASSERT_TRUE(ImportInput(src, io, true, &tq).ok());
-    size_t i = 0;
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t c = 0; c < C; ++c)
-        for (int64_t h = 0; h < H; ++h)
-          for (int64_t w = 0; w < W; ++w, ++i) {
-            const float real = (at(n, io.channel_order[c], h, w) - io.mean[c]) / io.std[c];
-            ASSERT_EQ(f[i], real) << i;
-            const float code = std::nearbyint(real / 0.02f) + 5.0f;
-            ASSERT_EQ(q[i], static_cast<int8_t>(std::min(127.0f, std::max(-128.0f, code)))) << i;
-          }
+    for (bool channels_last : {false, true}) {
+      HostBuffer src;
+      src.dtype = DataType::kUint8;
+      src.fmt = fmt;
+      src.w_stride = ws;
+      std::vector<uint8_t> bytes(static_cast<size_t>(HostBufferBytes({N, C, H, W}, src)));
+      for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>((i * 97 + 13) & 0xff);
+      src.data = bytes.data();
+      src.size = bytes.size();
+      auto at = [&](int64_t n, int64_t c, int64_t h, int64_t w) -> float {
+        const uint64_t off = fmt == Layout::kNHWC ? ((n * H + h) * ws + w) * C + c : ((n * C + c) * H + h) * ws + w;
+        return bytes[off];
+      };
+      std::vector<float> f;
+      Tensor tf = MakeTensor({N, C, H, W}, &f);
+      tf.channels_last = channels_last;
+      ASSERT_TRUE(ImportInput(src, io, true, &tf).ok());
+      std::vector<int8_t> q;
+      Tensor tq = MakeQuantizedTensor({N, C, H, W}, &q);
+      tq.channels_last = channels_last;
+      tq.quant.scale = {0.02f};
+      tq.quant.zero_point = {5};
+      ASSERT_TRUE(ImportInput(src, io, true, &tq).ok());
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+          for (int64_t h = 0; h < H; ++h)
+            for (int64_t w = 0; w < W; ++w) {
+              const size_t i = ModelOffset(channels_last, tf.shape, n, c, h, w);
+              const float real = (at(n, io.channel_order[c], h, w) - io.mean[c]) / io.std[c];
+              ASSERT_EQ(f[i], real) << i << (channels_last ? " channels-last" : " NCHW");
+              const float code = std::nearbyint(real / 0.02f) + 5.0f;
+              ASSERT_EQ(q[i], static_cast<int8_t>(std::min(127.0f, std::max(-128.0f, code)))) << i;
+            }
+    }
+  }
+}
+
+TEST(ImportInput, FloatImagesReachAChannelsLastInputInEveryLayout) {
+  // Plain (copied as is when the layouts agree) and normalized, from NCHW and NHWC, into both model layouts.
+  const int64_t N = 1, C = 3, H = 2, W = 3;
+  for (bool normalize : {false, true}) {
+    IoDesc io;
+    if (normalize) {
+      io.mean = {1, 2, 3};
+      io.std = {2, 4, 8};
+    }
+    for (Layout fmt : {Layout::kNHWC, Layout::kNCHW}) {
+      for (bool channels_last : {false, true}) {
+        std::vector<float> values(static_cast<size_t>(N * C * H * W));
+        for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i * 7 % 11) - 3.0f;
+        HostBuffer src;
+        src.data = values.data();
+        src.size = values.size() * sizeof(float);
+        src.fmt = fmt;
+        std::vector<float> model;
+        Tensor t = MakeTensor({N, C, H, W}, &model);
+        t.channels_last = channels_last;
+        ASSERT_TRUE(ImportInput(src, io, normalize, &t).ok());
+        for (int64_t c = 0; c < C; ++c)
+          for (int64_t h = 0; h < H; ++h)
+            for (int64_t w = 0; w < W; ++w) {
+              const float x = values[ModelOffset(fmt == Layout::kNHWC, t.shape, 0, c, h, w)];
+              const float want = normalize ? (x - io.mean[c]) / io.std[c] : x;
+              ASSERT_EQ(model[ModelOffset(channels_last, t.shape, 0, c, h, w)], want)
+                  << "c" << c << " h" << h << " w" << w << (channels_last ? " channels-last" : " NCHW");
+            }
+      }
+    }
   }
 }
 
