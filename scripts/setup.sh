@@ -18,6 +18,7 @@ APT_PACKAGES=(
   opencv-doc fonts-dejavu-core espeak-ng sox     # real test inputs: sample images, rendered text, speech
   dataset-fashion-mnist zlib1g-dev               # bench/fashion_mnist: int8 accuracy on a real task
   python3-onnx python3-numpy python3-pil         # bench/quant_accuracy/weight_sensitivity.py (/usr/bin/python3)
+  python3-dev pybind11-dev python3-pytest python3-yaml  # the Python toolkit (python/: rknn.api, rknnlite.api)
 )
 
 missing=()

@@ -19,4 +19,9 @@ LD_LIBRARY_PATH="$libdir" "$prefix/consumer_pc"
 cmake -S "$here/consumer" -B "$prefix/consumer_build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$prefix/consumer_build" >/dev/null
 LD_LIBRARY_PATH="$libdir" "$prefix/consumer_build/consumer"
+# The Python toolkit, when built: importable from the prefix, librknnrt found through the module's rpath.
+site=$(find "$prefix" -type d -path '*/python3*/dist-packages' | head -n1)
+if [ -n "$site" ]; then
+  PYTHONPATH="$site" /usr/bin/python3 -c 'from rknn.api import RKNN; from rknnlite.api import RKNNLite; import npurt; print("python toolkit", npurt.__version__)'
+fi
 echo "install check passed"

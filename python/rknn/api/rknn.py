@@ -1,0 +1,303 @@
+"""rknn-toolkit2's ``RKNN`` class (2.3.2 signatures and defaults) on npurt.
+
+Conversion goes through npurt's compiler with the settings of ``npurt convert`` (the same fields and
+checks, tools/npurt/convert_options.h), inference through librknnrt's C API on this machine. Methods
+return 0 on success and -1 on failure with an ``E <method>: <reason>`` line on stderr, as the vendor's
+do; ``inference`` returns None on failure. What npurt does with each parameter: docs/python.md.
+"""
+import os
+
+from npurt import _npurt, session
+from npurt._log import Log
+
+# Platforms rknn-toolkit2 2.3.2 accepts for config(target_platform=...).
+_PLATFORMS = ("rv1103", "rv1103b", "rv1106", "rv1106b", "rv1126b", "rk2118", "rk3562", "rk3566", "rk3568",
+              "rk3576", "rk3588")
+_DTYPES = ("w8a8", "asymmetric_quantized-8")
+_ALGORITHMS = ("normal", "mmse", "kl_divergence")
+_METHODS = ("channel", "layer")
+
+
+def _api(method):
+    """Runs a method body; npurt errors become the vendor's -1 and an E line."""
+
+    def wrap(fn):
+        def call(self, *args, **kwargs):
+            try:
+                return fn(self, *args, **kwargs)
+            except (_npurt.Error, OSError, ValueError, TypeError) as e:
+                self._log.e(method, str(e.args[0]) if e.args else str(e))
+                return None if method == "inference" else -1
+
+        call.__name__ = fn.__name__
+        call.__doc__ = fn.__doc__
+        return call
+
+    return wrap
+
+
+class RKNN:
+    NPU_CORE_AUTO = session.NPU_CORE_AUTO
+    NPU_CORE_0 = session.NPU_CORE_0
+    NPU_CORE_1 = session.NPU_CORE_1
+    NPU_CORE_2 = session.NPU_CORE_2
+    NPU_CORE_0_1 = session.NPU_CORE_0_1
+    NPU_CORE_0_1_2 = session.NPU_CORE_0_1_2
+    NPU_CORE_ALL = session.NPU_CORE_ALL
+
+    def __init__(self, verbose=False, verbose_file=None):
+        self._log = Log(verbose, verbose_file)
+        self._args = _npurt.ConvertArgs()
+        self._args.target_platform = "rk3588"
+        self._auto_hybrid_cos = 0.98
+        self._quantized_algorithm = "normal"  # build(do_quantization=True) only: npurt convert
+        self._quantized_method = "channel"    # rejects them without --quantize
+        self._loaded = None      # load_onnx: {'inputs': [(name, shape)], 'outputs': [name]}
+        self._model = None       # model file bytes (build or load_rknn)
+        self._float_model = None  # build(do_quantization=True): the float reference for accuracy_analysis
+        self._session = None
+
+    # ---- configuration and loading ----
+
+    @_api("config")
+    def config(self, mean_values=None, std_values=None, quant_img_RGB2BGR=False, quantized_dtype="w8a8",
+               quantized_algorithm="normal", quantized_method="channel", quantized_hybrid_level=0,
+               target_platform=None, quantize_weight=False, custom_string=None, remove_weight=False,
+               compress_weight=False, inputs_yuv_fmt=None, single_core_mode=False, dynamic_input=None,
+               model_pruning=False, op_target=None, remove_reshape=False, sparse_infer=False,
+               enable_flash_attention=False, float_dtype="float16", optimization_level=3,
+               auto_hybrid_cos_thresh=0.98, auto_hybrid_euc_thresh=None, **kwargs):
+        """Conversion settings; npurt implements the mean/std normalization, quantized dtype, algorithm
+        and method, target platform, custom string, dynamic input and the auto-hybrid threshold; the
+        others are accepted and warn once that they change nothing on npurt."""
+        args = self._args
+        if mean_values is not None:
+            args.mean_values = _per_input_values(mean_values, "mean_values")
+        if std_values is not None:
+            args.std_values = _per_input_values(std_values, "std_values")
+        if quantized_dtype not in _DTYPES:
+            raise _npurt.Error("quantized_dtype '%s' is not supported by npurt (w8a8 / asymmetric_quantized-8)"
+                               % quantized_dtype)
+        if quantized_algorithm not in _ALGORITHMS:
+            raise _npurt.Error("quantized_algorithm '%s': expected one of %s" % (quantized_algorithm,
+                                                                               ", ".join(_ALGORITHMS)))
+        if quantized_method not in _METHODS:
+            raise _npurt.Error("quantized_method '%s': expected one of %s" % (quantized_method, ", ".join(_METHODS)))
+        self._quantized_algorithm = quantized_algorithm
+        self._quantized_method = quantized_method
+        if target_platform is not None:
+            platform = str(target_platform).lower()
+            if platform not in _PLATFORMS:
+                raise _npurt.Error("target_platform '%s': expected one of %s" % (target_platform, ", ".join(_PLATFORMS)))
+            args.target_platform = platform
+        if custom_string is not None:
+            args.custom_string = str(custom_string)
+        if dynamic_input is not None:
+            args.dynamic_input = [";".join(",".join(str(int(d)) for d in shape) for shape in shape_set)
+                                  for shape_set in dynamic_input]
+        if optimization_level not in (0, 1, 2, 3):
+            raise _npurt.Error("optimization_level %r: expected 0, 1, 2 or 3" % (optimization_level,))
+        self._auto_hybrid_cos = float(auto_hybrid_cos_thresh)
+        if quant_img_RGB2BGR not in (False, None) and quant_img_RGB2BGR != [False] * _len(quant_img_RGB2BGR):
+            self._log.w_once("config", "quant_img_RGB2BGR has no effect on npurt: calibration images are read in "
+                                       "their files' channel order (RGB); give .npy samples in BGR instead")
+        ignored = {"quantized_hybrid_level": (quantized_hybrid_level, 0), "quantize_weight": (quantize_weight, False),
+                   "remove_weight": (remove_weight, False), "compress_weight": (compress_weight, False),
+                   "inputs_yuv_fmt": (inputs_yuv_fmt, None), "single_core_mode": (single_core_mode, False),
+                   "model_pruning": (model_pruning, False), "op_target": (op_target, None),
+                   "remove_reshape": (remove_reshape, False), "sparse_infer": (sparse_infer, False),
+                   "enable_flash_attention": (enable_flash_attention, False), "float_dtype": (float_dtype, "float16"),
+                   "auto_hybrid_euc_thresh": (auto_hybrid_euc_thresh, None)}
+        for name, (value, default) in sorted(ignored.items()):
+            if value != default:
+                self._log.w_once("config", "%s=%r has no effect on npurt" % (name, value))
+        for name in sorted(kwargs):
+            self._log.w_once("config", "unknown parameter '%s' ignored" % name)
+        self._log.i("config: %s" % _describe(args))
+        return 0
+
+    @_api("load_onnx")
+    def load_onnx(self, model, inputs=None, input_size_list=None, input_initial_val=None, outputs=None):
+        """Imports and checks an ONNX model; `inputs` + `input_size_list` fix (or cut at) input tensors
+        and their shapes, `outputs` cuts the graph at these tensors."""
+        if not isinstance(model, str) or not os.path.isfile(model):
+            raise _npurt.Error("model file '%s' does not exist" % (model,))
+        args = self._args
+        args.model = model
+        args.inputs = list(inputs) if inputs is not None else []
+        args.outputs = list(outputs) if outputs is not None else []
+        args.input_shapes = []
+        if input_size_list is not None:
+            if inputs is None or len(inputs) != len(input_size_list):
+                raise _npurt.Error("input_size_list needs 'inputs' with one name per entry")
+            args.input_shapes = ["%s:%s" % (name, ",".join(str(int(d)) for d in size))
+                                 for name, size in zip(inputs, input_size_list)]
+        if input_initial_val is not None:
+            self._log.w_once("load_onnx", "input_initial_val has no effect on npurt")
+        self._loaded = _npurt.import_model(args)
+        self._model = self._float_model = None
+        self._log.i("load_onnx: %s, inputs %s, outputs %s" % (model, self._loaded["inputs"], self._loaded["outputs"]))
+        return 0
+
+    @_api("build")
+    def build(self, do_quantization=True, dataset="dataset.txt", rknn_batch_size=None, auto_hybrid=False):
+        """Converts the loaded model; with do_quantization, calibrates on `dataset` (one sample per line)
+        and quantizes with npurt's default recipe (docs/quantization.md)."""
+        if self._loaded is None:
+            raise _npurt.Error("no model loaded: call load_onnx first")
+        args = self._args
+        args.quantize = bool(do_quantization)
+        args.dataset = dataset if do_quantization else ""
+        if do_quantization and (not isinstance(dataset, str) or not os.path.isfile(dataset)):
+            raise _npurt.Error("dataset '%s' does not exist" % (dataset,))
+        args.quantized_algorithm = self._quantized_algorithm if do_quantization else ""
+        args.quantized_method = self._quantized_method if do_quantization else ""
+        args.batch_size = -1 if rknn_batch_size in (None, -1) else int(rknn_batch_size)
+        args.auto_hybrid = self._auto_hybrid_cos if auto_hybrid and do_quantization else -1.0
+        result = _npurt.build(args)
+        self._model = result["model"]
+        self._float_model = result["float_model"] if result["quantized"] else None
+        self._build_report = result
+        if result["quantized"]:
+            self._log.i("build: int8, calibrated on %d samples: %d ops int8, %d float" % (
+                result["calibration_samples"], result["int8_nodes"], result["float_nodes"]))
+        return 0
+
+    @_api("export_rknn")
+    def export_rknn(self, export_path, **kwargs):
+        """Writes the built (or loaded) model file."""
+        if self._model is None:
+            raise _npurt.Error("no model to export: call build (or load_rknn) first")
+        for name in sorted(kwargs):
+            self._log.w_once("export_rknn", "%s has no effect on npurt" % name)
+        directory = os.path.dirname(os.path.abspath(export_path))
+        os.makedirs(directory, exist_ok=True)
+        with open(export_path, "wb") as f:
+            f.write(self._model)
+        return 0
+
+    @_api("load_rknn")
+    def load_rknn(self, path):
+        """Reads a model file; unlike the vendor's toolkit, init_runtime then runs it on this machine."""
+        with open(path, "rb") as f:
+            model = f.read()
+        # rknn_init with the model-info flag checks the file without preparing it.
+        _npurt.Runtime(model, _npurt.RKNN_FLAG_COLLECT_MODEL_INFO_ONLY).release()
+        self._model = model
+        self._float_model = None
+        self._loaded = None
+        return 0
+
+    # ---- runtime ----
+
+    @_api("init_runtime")
+    def init_runtime(self, target=None, target_sub_class=None, device_id=None, perf_debug=False, eval_mem=False,
+                     async_mode=False, core_mask=NPU_CORE_AUTO, fallback_prior_device="cpu"):
+        """Initializes the model on this machine (target=None: npurt is the simulator; a board name runs
+        here too, with a warning, since npurt has no board connection)."""
+        if self._model is None:
+            raise _npurt.Error("no model: call build or load_rknn first")
+        if target is not None:
+            self._log.w_once("init_runtime", "target '%s': npurt has no board connection; the model runs on this "
+                                             "machine" % target)
+        if device_id is not None or target_sub_class is not None:
+            self._log.w_once("init_runtime", "device_id / target_sub_class have no effect on npurt")
+        if self._session is not None:
+            self._session.release()
+            self._session = None
+        self._session = session.Session(self._model, core_mask=core_mask, perf_debug=perf_debug,
+                                        async_mode=async_mode)
+        self._eval_mem = bool(eval_mem)
+        return 0
+
+    @_api("inference")
+    def inference(self, inputs, data_format=None, inputs_pass_through=None, get_frame_id=False):
+        """One run: a list of float32 arrays, one per output (None on failure)."""
+        if self._session is None:
+            raise _npurt.Error("the runtime is not initialized: call init_runtime first")
+        outputs = self._session.inference(inputs, data_format, inputs_pass_through)
+        if get_frame_id:
+            outputs.append(self._session.frames)
+        return outputs
+
+    @_api("eval_perf")
+    def eval_perf(self, is_print=True, fix_freq=True):
+        """Times the model on this machine: per-layer times (perf_debug=True) and the total, as text."""
+        if self._session is None:
+            raise _npurt.Error("the runtime is not initialized: call init_runtime first")
+        median_us, detail = self._session.eval_perf()
+        text = session.format_perf(median_us, detail)
+        if is_print:
+            print(text)
+        return text
+
+    @_api("eval_memory")
+    def eval_memory(self, is_print=True):
+        """Memory of the initialized model, in bytes, under rknn-toolkit2's keys."""
+        if self._session is None:
+            raise _npurt.Error("the runtime is not initialized: call init_runtime first")
+        if not self._eval_mem:
+            raise _npurt.Error("init_runtime was called without eval_mem=True")
+        mem = self._session.eval_memory()
+        if is_print:
+            for key in ("weight_memory", "internal_memory", "other_memory", "total_memory"):
+                print("%-16s %10.2f KiB" % (key, mem[key] / 1024.0))
+        return mem
+
+    @_api("accuracy_analysis")
+    def accuracy_analysis(self, inputs, output_dir="./snapshot", target=None, device_id=None):
+        """Layer-by-layer comparison of the int8 model with its float model on one sample (`inputs`: one
+        image or .npy path per model input): output_dir/error_analysis.txt (.csv, .html)."""
+        if self._float_model is None:
+            raise _npurt.Error("accuracy_analysis needs a model built in this object with do_quantization=True")
+        if target is not None:
+            self._log.w_once("accuracy_analysis", "target '%s': npurt has no board; the simulator column only" % target)
+        if isinstance(inputs, str):
+            inputs = [inputs]
+        for path in inputs:
+            if not isinstance(path, str):
+                raise _npurt.Error("inputs must be image or .npy paths, got %s" % type(path).__name__)
+        line = " ".join(inputs)
+        report = _npurt.analyze_accuracy(self._float_model, self._model, len(self._loaded["inputs"]), [line],
+                                         output_dir, "accuracy_analysis: " + self._args.model)
+        self._accuracy = report
+        for o in report["outputs"]:
+            self._log.i("accuracy_analysis: output '%s' cos %.6f euc %.5g" % (o["name"], o["cos"], o["euc"]))
+        return 0
+
+    @_api("get_sdk_version")
+    def get_sdk_version(self):
+        """The runtime's API and driver versions (needs init_runtime, as on the board)."""
+        if self._session is None:
+            raise _npurt.Error("the runtime is not initialized: call init_runtime first")
+        return self._session.sdk_version()
+
+    def release(self):
+        """Frees the runtime and the models."""
+        if self._session is not None:
+            self._session.release()
+            self._session = None
+        self._model = self._float_model = self._loaded = None
+        self._log.close()
+
+
+def _len(value):
+    return len(value) if isinstance(value, (list, tuple)) else 1
+
+
+def _per_input_values(values, what):
+    """[[a, b, c], ...] (one list per input) or [a, b, c] (one input) -> "a,b,c" strings."""
+    if not isinstance(values, (list, tuple)):
+        raise _npurt.Error("%s must be a list of per-input lists, e.g. [[128, 128, 128]]" % what)
+    if values and not isinstance(values[0], (list, tuple)):
+        values = [values]
+    out = []
+    for v in values:
+        if not isinstance(v, (list, tuple)):
+            raise _npurt.Error("%s must be a list of per-input lists, e.g. [[128, 128, 128]]" % what)
+        out.append(",".join(repr(float(x)) for x in v))
+    return out
+
+
+def _describe(args):
+    return "target %s, mean %s, std %s" % (args.target_platform, args.mean_values, args.std_values)

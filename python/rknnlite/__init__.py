@@ -1,0 +1,1 @@
+"""rknn-toolkit-lite2's package name, on npurt (``from rknnlite.api import RKNNLite``)."""

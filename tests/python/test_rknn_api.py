@@ -1,0 +1,171 @@
+"""rknn.api.RKNN on npurt: every method on a small model against a numpy oracle, the errors the vendor
+reports with -1 / None, and a toolkit2-style script on PP-OCR's classifier against `npurt convert`."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from rknn.api import RKNN
+from rknnlite.api import RKNNLite
+
+MEAN = [10.0, 20.0, 30.0]
+STD = [50.0, 60.0, 70.0]
+
+
+def built_float(conv_relu, **config):
+    rknn = RKNN()
+    assert rknn.config(mean_values=[MEAN], std_values=[STD], target_platform="rk3588", **config) == 0
+    assert rknn.load_onnx(conv_relu.path) == 0
+    assert rknn.build(do_quantization=False) == 0
+    return rknn
+
+
+def test_float_model_normalizes_and_runs_like_the_numpy_oracle(conv_relu):
+    rknn = built_float(conv_relu)
+    assert rknn.init_runtime() == 0
+    image = np.random.RandomState(1).randint(0, 256, (1, 8, 8, 3)).astype(np.uint8)  # NHWC, the default
+    outputs = rknn.inference(inputs=[image])
+    assert len(outputs) == 1 and outputs[0].dtype == np.float32 and outputs[0].shape == (1, 4, 8, 8)
+    nchw = (image.transpose(0, 3, 1, 2) - np.array(MEAN).reshape(1, 3, 1, 1)) / np.array(STD).reshape(1, 3, 1, 1)
+    np.testing.assert_allclose(outputs[0], conv_relu.expected(nchw), rtol=1e-5, atol=1e-5)
+    # The same image given as NCHW float32 data.
+    nchw_input = np.ascontiguousarray(image.transpose(0, 3, 1, 2)).astype(np.float32)
+    again = rknn.inference(inputs=[nchw_input], data_format=["nchw"])
+    np.testing.assert_allclose(again[0], outputs[0], rtol=1e-6, atol=1e-6)
+    frame = rknn.inference(inputs=[image], get_frame_id=True)
+    assert frame[-1] == 3
+    rknn.release()
+
+
+def test_export_then_load_rknn_runs_on_the_simulator(conv_relu, tmp_path):
+    rknn = built_float(conv_relu)
+    path = str(tmp_path / "out" / "conv_relu.rknn")
+    assert rknn.export_rknn(path) == 0
+    rknn.release()
+    loaded = RKNN()
+    assert loaded.load_rknn(path) == 0
+    assert loaded.init_runtime(core_mask=RKNN.NPU_CORE_0_1) == 0  # the vendor's toolkit cannot do this
+    image = np.full((1, 8, 8, 3), 128, np.uint8)
+    nchw = (image.transpose(0, 3, 1, 2) - np.array(MEAN).reshape(1, 3, 1, 1)) / np.array(STD).reshape(1, 3, 1, 1)
+    np.testing.assert_allclose(loaded.inference(inputs=[image])[0], conv_relu.expected(nchw), rtol=1e-5, atol=1e-5)
+    loaded.release()
+
+
+def test_perf_memory_and_version(conv_relu, capsys):
+    rknn = built_float(conv_relu)
+    assert rknn.init_runtime(perf_debug=True, eval_mem=True) == 0
+    text = rknn.eval_perf(is_print=False)
+    assert "Conv" in text and "Total Time(us):" in text
+    mem = rknn.eval_memory(is_print=False)
+    assert set(mem) == {"weight_memory", "internal_memory", "other_memory", "total_memory"}
+    # Weights: 4x3x3x3 + 4 floats at least; inputs + outputs: 3x8x8 + 4x8x8 values of the I/O type a
+    # float model reports, float16 (as the NPU's).
+    assert mem["weight_memory"] >= (108 + 4) * 4
+    assert mem["other_memory"] == (192 + 256) * 2
+    assert mem["total_memory"] == mem["weight_memory"] + mem["internal_memory"] + mem["other_memory"]
+    assert "2.3.2" in rknn.get_sdk_version()
+    rknn.release()
+
+
+def test_errors_return_what_the_vendor_returns_with_a_reason(conv_relu, tmp_path, capsys):
+    rknn = RKNN()
+    assert rknn.build(do_quantization=False) == -1
+    assert "load_onnx first" in capsys.readouterr().err
+    assert rknn.load_onnx(str(tmp_path / "missing.onnx")) == -1
+    assert "does not exist" in capsys.readouterr().err
+    assert rknn.config(quantized_dtype="w4a16") == -1
+    assert "w4a16" in capsys.readouterr().err
+    assert rknn.config(target_platform="rk9999") == -1
+    assert rknn.inference(inputs=[np.zeros((1, 8, 8, 3), np.uint8)]) is None
+    assert "init_runtime first" in capsys.readouterr().err
+    assert rknn.init_runtime() == -1
+    assert rknn.load_onnx(conv_relu.path) == 0
+    assert rknn.build(do_quantization=True, dataset=str(tmp_path / "none.txt")) == -1
+    assert "none.txt" in capsys.readouterr().err
+    assert rknn.build(do_quantization=False) == 0
+    assert rknn.eval_memory(is_print=False) == -1  # before init_runtime
+    assert "init_runtime first" in capsys.readouterr().err
+    assert rknn.init_runtime() == 0
+    assert rknn.eval_memory(is_print=False) == -1  # init_runtime without eval_mem
+    assert "eval_mem" in capsys.readouterr().err
+    assert rknn.inference(inputs=[np.zeros((1, 8, 8, 2), np.uint8)]) is None
+    assert "has 128 elements, the model wants 192" in capsys.readouterr().err
+    assert rknn.inference(inputs=[np.zeros((1, 8, 8, 3), np.uint8)] * 2) is None
+    assert "1 input(s), got 2" in capsys.readouterr().err
+    assert rknn.inference(inputs=[np.zeros((1, 8, 8, 3), np.uint8)], data_format="nchwc") is None
+    assert "data_format" in capsys.readouterr().err
+    assert rknn.accuracy_analysis(inputs=["x.jpg"]) == -1  # a float build has no quantized model
+    assert "do_quantization=True" in capsys.readouterr().err
+    assert rknn.init_runtime(core_mask=5) == -1
+    rknn.release()
+    corrupt = tmp_path / "corrupt.rknn"
+    corrupt.write_bytes(b"RKNN" + bytes(200))
+    assert RKNN().load_rknn(str(corrupt)) == -1
+    assert "RKNN_ERR_MODEL_INVALID" in capsys.readouterr().err
+
+
+def test_settings_without_effect_warn_once(conv_relu, capsys):
+    rknn = RKNN()
+    assert rknn.config(compress_weight=True, single_core_mode=True, quant_img_RGB2BGR=True) == 0
+    assert rknn.config(compress_weight=True) == 0
+    err = capsys.readouterr().err
+    assert err.count("compress_weight=True has no effect on npurt") == 1
+    assert "single_core_mode" in err and "quant_img_RGB2BGR" in err
+
+
+def run_cli(npurt_cli, *args):
+    result = subprocess.run([npurt_cli] + list(args), capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def test_toolkit2_script_matches_the_cli(cls_onnx, photo_dataset, npurt_cli, tmp_path):
+    """tests/python/convert_ppocr_cls.py, rknn-toolkit2's way, builds the same int8 model as npurt convert."""
+    dataset, images = photo_dataset
+    out = tmp_path / "script"
+    script = os.path.join(os.path.dirname(__file__), "convert_ppocr_cls.py")
+    result = subprocess.run(["/usr/bin/python3", script, cls_onnx, dataset, images[0], str(out)],
+                            capture_output=True, text=True, env=os.environ.copy())
+    assert result.returncode == 0, result.stdout + result.stderr
+    cli_model = str(tmp_path / "cli.rknn")
+    run_cli(npurt_cli, "convert", cls_onnx, "-o", cli_model, "--input-shapes", "x:1,3,48,192",
+            "--mean-values", "127.5,127.5,127.5", "--std-values", "127.5,127.5,127.5", "-t", "rk3588",
+            "--quantize", "--dataset", dataset)
+    with open(out / "cls.rknn", "rb") as a, open(cli_model, "rb") as b:
+        assert a.read() == b.read(), "the script's model differs from npurt convert's"
+    # Its printed outputs are the C API's on the same image (RKNNLite goes through librknnrt too).
+    lite = RKNNLite()
+    assert lite.load_rknn(cli_model) == 0 and lite.init_runtime() == 0
+    expected = lite.inference(inputs=[np.load(out / "input.npy")])[0]
+    np.testing.assert_array_equal(np.load(out / "output.npy"), expected)
+    lite.release()
+    report = (out / "snapshot" / "error_analysis.txt").read_text()
+    assert "softmax_0.tmp_0" in report
+
+
+def test_rss_stays_flat_over_1000_init_inference_release_cycles(conv_relu, tmp_path):
+    rknn = built_float(conv_relu)
+    path = str(tmp_path / "m.rknn")
+    assert rknn.export_rknn(path) == 0
+    rknn.release()
+    image = np.zeros((1, 8, 8, 3), np.uint8)
+
+    def rss_kib():
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+    def cycle():
+        lite = RKNNLite()
+        assert lite.load_rknn(path) == 0 and lite.init_runtime() == 0
+        assert lite.inference(inputs=[image]) is not None
+        lite.release()
+
+    for _ in range(50):  # allocator pools and caches settle
+        cycle()
+    start = rss_kib()
+    for _ in range(1000):
+        cycle()
+    end = rss_kib()
+    print("RSS over 1000 cycles: %d KiB at start, %d KiB at end" % (start, end))
+    assert end - start < 4096, "RSS grew by %d KiB over 1000 cycles" % (end - start)
