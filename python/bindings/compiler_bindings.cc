@@ -36,6 +36,20 @@ std::vector<uint8_t> Vector(const py::bytes& b) {
   return std::vector<uint8_t>(s.begin(), s.end());
 }
 
+// Runs a conversion step (without the GIL: it must not touch Python objects); its failure, or "".
+template <typename F>
+std::string Guarded(F&& step) {
+  py::gil_scoped_release release;
+  try {
+    step();
+  } catch (const Failure& f) {
+    return f.message.empty() ? "conversion failed" : f.message;
+  } catch (const std::exception& e) {
+    return std::string("conversion failed: ") + e.what();
+  }
+  return "";
+}
+
 // The settings of a YAML config (rknn_convert's model_config.yml or npurt's flat keys).
 ConvertArgs LoadConfig(const std::string& path, const std::string& command) {
   ConvertArgs args;
@@ -50,19 +64,11 @@ ConvertArgs LoadConfig(const std::string& path, const std::string& command) {
 // Imports and optimizes the model (what load_onnx checks): its inputs and outputs.
 py::dict ImportModel(const ConvertArgs& args) {
   compiler::Graph graph;
-  std::string error;
-  {
-    py::gil_scoped_release release;
-    try {
-      bool reorder_all = false;
-      const compiler::CompileOptions options = cli::ToCompileOptions(args, &reorder_all);
-      cli::ImportGraph(args.model, options, reorder_all, &graph);
-    } catch (const Failure& f) {
-      error = f.message.empty() ? "conversion failed" : f.message;
-    } catch (const std::exception& e) {
-      error = std::string("conversion failed: ") + e.what();
-    }
-  }
+  const std::string error = Guarded([&] {
+    bool reorder_all = false;
+    const compiler::CompileOptions options = cli::ToCompileOptions(args, &reorder_all);
+    cli::ImportGraph(args.model, options, reorder_all, &graph);
+  });
   if (!error.empty()) RaiseError(error);
   py::list inputs, outputs;
   for (const compiler::IrInput& in : graph.inputs()) {
@@ -81,27 +87,19 @@ py::dict ImportModel(const ConvertArgs& args) {
 py::dict Build(const ConvertArgs& args) {
   std::vector<uint8_t> model;
   compiler::BuildReport report;
-  std::string error;
-  {
-    py::gil_scoped_release release;
-    try {
-      bool reorder_all = false;
-      const compiler::CompileOptions options = cli::ToCompileOptions(args, &reorder_all);
-      Status s = Status::Ok();
-      if (!options.dynamic_input.empty()) {
-        s = compiler::CompileOnnxFile(args.model, options, &model, &report);
-      } else {
-        compiler::Graph graph;
-        cli::ImportGraph(args.model, options, reorder_all, &graph);
-        s = compiler::Build(options, &graph, &model, &report);
-      }
-      if (!s.ok()) error = s.message();
-    } catch (const Failure& f) {
-      error = f.message.empty() ? "conversion failed" : f.message;
-    } catch (const std::exception& e) {
-      error = std::string("conversion failed: ") + e.what();
+  const std::string error = Guarded([&] {
+    bool reorder_all = false;
+    const compiler::CompileOptions options = cli::ToCompileOptions(args, &reorder_all);
+    Status s = Status::Ok();
+    if (!options.dynamic_input.empty()) {
+      s = compiler::CompileOnnxFile(args.model, options, &model, &report);
+    } else {
+      compiler::Graph graph;
+      cli::ImportGraph(args.model, options, reorder_all, &graph);
+      s = compiler::Build(options, &graph, &model, &report);
     }
-  }
+    if (!s.ok()) throw Failure{s.message()};
+  });
   if (!error.empty()) RaiseError(error);
   py::dict d;
   d["model"] = Bytes(model);

@@ -16,6 +16,17 @@ NPU_CORE_ALL = 0xFFFF
 _CORE_MASKS = (NPU_CORE_AUTO, NPU_CORE_0, NPU_CORE_1, NPU_CORE_2, NPU_CORE_0_1, NPU_CORE_0_1_2, NPU_CORE_ALL)
 
 
+class CoreMasks:
+    """The vendor classes' NPU_CORE_* constants (RKNN and RKNNLite inherit them)."""
+    NPU_CORE_AUTO = NPU_CORE_AUTO
+    NPU_CORE_0 = NPU_CORE_0
+    NPU_CORE_1 = NPU_CORE_1
+    NPU_CORE_2 = NPU_CORE_2
+    NPU_CORE_0_1 = NPU_CORE_0_1
+    NPU_CORE_0_1_2 = NPU_CORE_0_1_2
+    NPU_CORE_ALL = NPU_CORE_ALL
+
+
 class Session:
     """One initialized model. Raises npurt.Error / npurt.RknnError; the classes above turn them into
     the vendor's return values."""

@@ -10,9 +10,9 @@ import os
 from npurt import _npurt, session
 from npurt._log import Log
 
-# Platforms rknn-toolkit2 2.3.2 accepts for config(target_platform=...).
-_PLATFORMS = ("rv1103", "rv1103b", "rv1106", "rv1106b", "rv1126b", "rk2118", "rk3562", "rk3566", "rk3568",
-              "rk3576", "rk3588")
+# The platforms npurt's compiler knows (compiler/emit/target_platform.h); rknn-toolkit2 2.3.2 also has
+# rv1103b, rv1106b, rv1126b and rk2118, whose native layouts npurt does not model yet.
+_PLATFORMS = ("rk3588", "rk3576", "rk3568", "rk3566", "rk3562", "rv1106", "rv1103")
 _DTYPES = ("w8a8", "asymmetric_quantized-8")
 _ALGORITHMS = ("normal", "mmse", "kl_divergence")
 _METHODS = ("channel", "layer")
@@ -36,15 +36,7 @@ def _api(method):
     return wrap
 
 
-class RKNN:
-    NPU_CORE_AUTO = session.NPU_CORE_AUTO
-    NPU_CORE_0 = session.NPU_CORE_0
-    NPU_CORE_1 = session.NPU_CORE_1
-    NPU_CORE_2 = session.NPU_CORE_2
-    NPU_CORE_0_1 = session.NPU_CORE_0_1
-    NPU_CORE_0_1_2 = session.NPU_CORE_0_1_2
-    NPU_CORE_ALL = session.NPU_CORE_ALL
-
+class RKNN(session.CoreMasks):
     def __init__(self, verbose=False, verbose_file=None):
         self._log = Log(verbose, verbose_file)
         self._args = _npurt.ConvertArgs()
@@ -192,7 +184,7 @@ class RKNN:
 
     @_api("init_runtime")
     def init_runtime(self, target=None, target_sub_class=None, device_id=None, perf_debug=False, eval_mem=False,
-                     async_mode=False, core_mask=NPU_CORE_AUTO, fallback_prior_device="cpu"):
+                     async_mode=False, core_mask=session.NPU_CORE_AUTO, fallback_prior_device="cpu"):
         """Initializes the model on this machine (target=None: npurt is the simulator; a board name runs
         here too, with a warning, since npurt has no board connection)."""
         if self._model is None:

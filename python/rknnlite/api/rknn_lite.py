@@ -5,15 +5,7 @@ from npurt import _npurt, session
 from npurt._log import Log
 
 
-class RKNNLite:
-    NPU_CORE_AUTO = session.NPU_CORE_AUTO
-    NPU_CORE_0 = session.NPU_CORE_0
-    NPU_CORE_1 = session.NPU_CORE_1
-    NPU_CORE_2 = session.NPU_CORE_2
-    NPU_CORE_0_1 = session.NPU_CORE_0_1
-    NPU_CORE_0_1_2 = session.NPU_CORE_0_1_2
-    NPU_CORE_ALL = session.NPU_CORE_ALL
-
+class RKNNLite(session.CoreMasks):
     def __init__(self, verbose=False, verbose_file=None):
         self._log = Log(verbose, verbose_file)
         self._model = None
@@ -34,7 +26,7 @@ class RKNNLite:
         self._model = model
         return 0
 
-    def init_runtime(self, target=None, device_id=None, async_mode=False, core_mask=NPU_CORE_AUTO):
+    def init_runtime(self, target=None, device_id=None, async_mode=False, core_mask=session.NPU_CORE_AUTO):
         """Initializes the loaded model (again, if called twice) with the core mask as CPU threads."""
         try:
             if self._model is None:
