@@ -266,6 +266,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   }
   std::vector<DatasetSample> samples;
   NPURT_RETURN_IF_ERROR(ReadDatasetFile(options.dataset, graph->inputs().size(), &samples));
+  for (DatasetSample& sample : samples) sample.swap_red_blue = options.quant_img_rgb2bgr;
   // Calibration runs the float model through the runtime, exactly as it will be fed.
   std::vector<uint8_t> float_model;
   NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, &float_model));

@@ -31,6 +31,9 @@ struct CompileOptions {
   std::vector<std::vector<float>> std_values;
   // Per input: reverse the channel order (RGB <-> BGR) in the runtime's input conversion.
   std::vector<bool> reorder_channels;
+  // Per input: calibration images are decoded as BGR (rknn-toolkit2's quant_img_RGB2BGR); the model and
+  // its input conversion are unchanged (DatasetSample::swap_red_blue).
+  std::vector<bool> quant_img_rgb2bgr;
   std::string custom_string;
   // rknn-toolkit2's rknn_batch_size (`--batch-size`): > 1 turns a batch-1 model into one that takes
   // this many frames per run; every output must then have it as its first dim. Calibration feeds each

@@ -44,7 +44,7 @@ void ReplicateFrame(size_t frame_bytes, std::vector<uint8_t>* bytes) {
   }
 }
 
-Status LoadImage(const std::string& path, const Model& model, uint32_t index, InputData* out) {
+Status LoadImage(const std::string& path, const Model& model, uint32_t index, bool swap_red_blue, InputData* out) {
   const IoDesc& io = model.inputs()[index];
   const TensorDesc& t = model.tensors()[io.tensor];
   if (t.shape.size() != 4 || io.fmt != Layout::kNHWC) {
@@ -73,6 +73,9 @@ Status LoadImage(const std::string& path, const Model& model, uint32_t index, In
                      static_cast<int>(h));
   }
   stbi_image_free(pixels);
+  if (swap_red_blue && c == 3) {
+    for (size_t at = 0; at + 2 < frame; at += 3) std::swap(out->bytes[at], out->bytes[at + 2]);
+  }
   ReplicateFrame(frame, &out->bytes);
   out->arg.buffer.dtype = DataType::kUint8;
   out->arg.buffer.fmt = Layout::kNHWC;
@@ -134,7 +137,8 @@ Status LoadSample(const DatasetSample& sample, size_t sample_index, const Model&
       s = NPURT_ERROR(kParamInvalid, "'%s' has an unknown extension (expected .jpg, .jpeg, .png, .bmp or .npy)",
                       path.c_str());
     } else {
-      s = kind == SampleKind::kImage ? LoadImage(path, model, i, &in) : LoadNpy(path, model, i, &in);
+      const bool swap = i < sample.swap_red_blue.size() && sample.swap_red_blue[i];
+      s = kind == SampleKind::kImage ? LoadImage(path, model, i, swap, &in) : LoadNpy(path, model, i, &in);
     }
     if (!s.ok()) {
       const std::string& name = model.tensors()[model.inputs()[i].tensor].name;

@@ -27,6 +27,9 @@ struct DatasetSample {
   std::vector<std::string> paths;  // one per model input, resolved against the dataset's directory
   int line = 0;                    // 1-based line in the dataset file
   std::string file;                // the dataset file, as given (for "file:line:" in later errors)
+  // Per input (empty: none): decode its image as BGR, rknn-toolkit2's quant_img_RGB2BGR -- for
+  // calibration only, the model is unchanged; .npy samples are used as they are.
+  std::vector<bool> swap_red_blue;
 };
 
 // Reads `path` into `samples` (replacing their contents). Errors (kParamInvalid

@@ -131,13 +131,14 @@ py::dict Metrics(const compiler::ErrorMetrics& m) {
 // `npurt accuracy` on models already built: `samples` are dataset lines (one path per model input),
 // the report goes to output_dir/error_analysis.{txt,csv,html}.
 py::dict AnalyzeAccuracy(const py::bytes& float_model, const py::bytes& quant_model, size_t num_inputs,
-                         const std::vector<std::string>& samples, const std::string& output_dir,
-                         const std::string& title) {
+                         const std::vector<std::string>& samples, const std::vector<bool>& quant_img_rgb2bgr,
+                         const std::string& output_dir, const std::string& title) {
   std::vector<compiler::DatasetSample> parsed;
   for (const std::string& line : samples) {
     compiler::DatasetSample sample;
     const Status s = compiler::ParseDatasetLine(line, "", num_inputs, &sample);
     if (!s.ok()) RaiseError("input '" + line + "': " + s.message());
+    sample.swap_red_blue = quant_img_rgb2bgr;  // fed as calibration fed its samples
     parsed.push_back(std::move(sample));
   }
   const std::vector<uint8_t> reference = Vector(float_model), quantized = Vector(quant_model);
@@ -186,6 +187,7 @@ void BindCompiler(py::module_& m) {
       .def(py::init<>())
       .def_readwrite("model", &ConvertArgs::model)
       .def_readwrite("output", &ConvertArgs::output)
+      .def_readwrite("name", &ConvertArgs::name)
       .def_readwrite("target_platform", &ConvertArgs::target_platform)
       .def_readwrite("input_shapes", &ConvertArgs::input_shapes)
       .def_readwrite("inputs", &ConvertArgs::inputs)
@@ -193,6 +195,7 @@ void BindCompiler(py::module_& m) {
       .def_readwrite("mean_values", &ConvertArgs::mean_values)
       .def_readwrite("std_values", &ConvertArgs::std_values)
       .def_readwrite("reorder_channels", &ConvertArgs::reorder_channels)
+      .def_readwrite("quant_img_rgb2bgr", &ConvertArgs::quant_img_rgb2bgr)
       .def_readwrite("custom_string", &ConvertArgs::custom_string)
       .def_readwrite("batch_size", &ConvertArgs::batch_size)
       .def_readwrite("dynamic_input", &ConvertArgs::dynamic_input)
@@ -213,7 +216,7 @@ void BindCompiler(py::module_& m) {
   m.def("build", &Build, py::arg("args"),
         "Converts args.model: {'model': bytes, 'float_model': bytes (quantized only), 'quantized', ...}");
   m.def("analyze_accuracy", &AnalyzeAccuracy, py::arg("float_model"), py::arg("quant_model"), py::arg("num_inputs"),
-        py::arg("samples"), py::arg("output_dir"), py::arg("title"),
+        py::arg("samples"), py::arg("quant_img_rgb2bgr"), py::arg("output_dir"), py::arg("title"),
         "Layer-by-layer comparison; writes output_dir/error_analysis.{txt,csv,html} and returns the metrics");
 }
 

@@ -247,6 +247,15 @@ TEST(Calibrate, PngImagesGoThroughMeanStd) {
   ExpectRange(stats, "x", -6.0f, 95.0f, 12);
   ExpectRange(stats, "conv_out", -25.0f, 85.0f, 8);
   ExpectRange(stats, "y", 0.0f, 85.0f, 8);
+
+  // quant_img_RGB2BGR: the image decoded as BGR for an RGB-ordered model gives the same values, and the
+  // model itself is unchanged (its input conversion does not reorder).
+  samples[0].swap_red_blue = {true};
+  s = Calibrate(testing::EmitOrDie(SmallConvGraph({10, 20, 30}, {2, 4, 5})), samples, Quiet(), &stats);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ExpectRange(stats, "x", -6.0f, 95.0f, 12);
+  ExpectRange(stats, "conv_out", -25.0f, 85.0f, 8);
+  ExpectRange(stats, "y", 0.0f, 85.0f, 8);
 }
 
 TEST(Calibrate, ImagesAreResizedBilinearly) {

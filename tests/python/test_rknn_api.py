@@ -107,11 +107,11 @@ def test_errors_return_what_the_vendor_returns_with_a_reason(conv_relu, tmp_path
 
 def test_settings_without_effect_warn_once(conv_relu, capsys):
     rknn = RKNN()
-    assert rknn.config(compress_weight=True, single_core_mode=True, quant_img_RGB2BGR=True) == 0
+    assert rknn.config(compress_weight=True, single_core_mode=True) == 0
     assert rknn.config(compress_weight=True) == 0
     err = capsys.readouterr().err
     assert err.count("compress_weight=True has no effect on npurt") == 1
-    assert "single_core_mode" in err and "quant_img_RGB2BGR" in err
+    assert "single_core_mode" in err
 
 
 def run_cli(npurt_cli, *args):
@@ -169,3 +169,41 @@ def test_rss_stays_flat_over_1000_init_inference_release_cycles(conv_relu, tmp_p
     end = rss_kib()
     print("RSS over 1000 cycles: %d KiB at start, %d KiB at end" % (start, end))
     assert end - start < 4096, "RSS grew by %d KiB over 1000 cycles" % (end - start)
+
+
+def test_rknn_convert_reads_the_vendor_yaml_like_npurt_convert(conv_relu, photo_dataset, npurt_cli, tmp_path):
+    """python3 -m rknn.api.rknn_convert: rknn-toolkit2's model_config.yml layout, paths relative to the
+    file, the same model bytes as npurt convert with the same settings."""
+    dataset, _ = photo_dataset
+    work = tmp_path / "example"
+    work.mkdir()
+    os.symlink(conv_relu.path, work / "model.onnx")
+    os.symlink(dataset, work / "dataset.txt")
+    (work / "model_config.yml").write_text(
+        "models:\n"
+        "  name: conv_relu_int8\n"
+        "  platform: onnx\n"
+        "  model_file_path: ./model.onnx\n"
+        "  quantize: true\n"
+        "  dataset: ./dataset.txt\n"
+        "  configs:\n"
+        "    quantized_dtype: asymmetric_quantized-8\n"
+        "    mean_values: [10, 20, 30]\n"
+        "    std_values: [50, 60, 70]\n"
+        "    quantized_algorithm: normal\n"
+        "    quantized_method: channel\n"
+        "    quant_img_RGB2BGR: true\n")
+    out = tmp_path / "out"
+    result = subprocess.run(["/usr/bin/python3", "-m", "rknn.api.rknn_convert", "-t", "rk3568", "-i",
+                             str(work / "model_config.yml"), "-o", str(out)],
+                            capture_output=True, text=True, cwd=str(tmp_path))  # not the config's directory
+    assert result.returncode == 0, result.stderr
+    assert "Export rknn model to" in result.stdout
+    cli_model = str(tmp_path / "cli.rknn")
+    run_cli(npurt_cli, "convert", conv_relu.path, "-o", cli_model, "-t", "rk3568", "--mean-values", "10,20,30",
+            "--std-values", "50,60,70", "--quantize", "--dataset", dataset, "--quant-img-rgb2bgr", "true")
+    with open(out / "conv_relu_int8.rknn", "rb") as a, open(cli_model, "rb") as b:
+        assert a.read() == b.read()
+    bad = subprocess.run(["/usr/bin/python3", "-m", "rknn.api.rknn_convert", "-i", str(tmp_path / "none.yml")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and "E rknn_convert: cannot open config" in bad.stderr

@@ -65,6 +65,7 @@ int Accuracy(AccuracyArgs a, const std::vector<std::string>& given) {
       compiler::DatasetSample sample;
       const Status s = compiler::ParseDatasetLine(line, "", graph.inputs().size(), &sample);
       if (!s.ok()) throw Failure{"--input '" + line + "': " + s.message()};
+      sample.swap_red_blue = options.quant_img_rgb2bgr;  // fed as calibration fed its samples
       samples.push_back(std::move(sample));
     }
 

@@ -41,7 +41,7 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
     // The file first, then whatever the command line sets.
     args = MergeConfig(args, given, "convert");
     if (args.model.empty()) throw Failure{"no model given (npurt convert MODEL.onnx -o MODEL.rknn)"};
-    if (args.output.empty()) args.output = DefaultOutput(args.model);
+    if (args.output.empty()) args.output = args.name.empty() ? DefaultOutput(args.model) : args.name + ".rknn";
 
     bool reorder_all = false;
     const compiler::CompileOptions o = ToCompileOptions(args, &reorder_all);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "compiler/emit/target_platform.h"
@@ -124,6 +125,13 @@ std::vector<std::string> PerInputLists(const YAML::Node& n, const std::string& w
   return out;
 }
 
+// A path written in the config file: relative ones are relative to the file's directory.
+std::string NextToConfig(const std::string& config, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (path.empty() || p.is_absolute()) return path;
+  return (std::filesystem::path(config).parent_path() / p).lexically_normal().string();
+}
+
 // Settings from the YAML file. Accepts flat keys (target_platform, mean_values,
 // std_values, quant_img_RGB2BGR, custom_string, inputs, outputs,
 // input_size_list, input_shapes, model, output) and rknn_convert's layout
@@ -143,7 +151,9 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       args->mean_values = PerInputLists(v, where);
     } else if (key == "std_values") {
       args->std_values = PerInputLists(v, where);
-    } else if (key == "quant_img_RGB2BGR" || key == "reorder_channels") {
+    } else if (key == "quant_img_RGB2BGR") {
+      args->quant_img_rgb2bgr = StringList(v, where);
+    } else if (key == "reorder_channels") {
       args->reorder_channels = StringList(v, where);
     } else if (key == "custom_string") {
       args->custom_string = ScalarOf(v, where);
@@ -187,13 +197,18 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
         args->input_shapes.push_back(s.first.as<std::string>() + ":" + dims);
       }
     } else if (key == "model" || key == "model_file_path") {
-      if (args->model.empty()) args->model = ScalarOf(v, where);
+      if (args->model.empty()) args->model = NextToConfig(file, ScalarOf(v, where));
+    } else if (key == "name") {
+      args->name = ScalarOf(v, where);
+    } else if (key == "platform") {
+      const std::string platform = ScalarOf(v, where);
+      if (platform != "onnx") throw Failure{where + ": platform '" + platform + "': npurt converts ONNX models only"};
     } else if (key == "output" || key == "output_path") {
       if (args->output.empty()) args->output = ScalarOf(v, where);
     } else if (key == "quantize" || key == "do_quantization") {
       if (!ParseBool(ScalarOf(v, where), &args->quantize)) throw Failure{where + " must be true or false"};
     } else if (key == "dataset") {
-      args->dataset = ScalarOf(v, where);
+      args->dataset = NextToConfig(file, ScalarOf(v, where));
     } else if (key == "quantized_algorithm") {
       args->quantized_algorithm = ScalarOf(v, where);
     } else if (key == "quantized_method") {
@@ -307,10 +322,15 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
                   "Per input, in input order: comma-separated per-channel divisors; repeat for each input")
       ->allow_extra_args(false);
   cmd->add_option("--reorder-channels", args->reorder_channels,
-                  "Per input: true to reverse the channel order (RGB <-> BGR) when inputs are set, like "
-                  "rknn-toolkit2's quant_img_RGB2BGR; comma-separated or repeated, in input order. Without a "
-                  "value: every 4-D float input")
+                  "Per input: true to reverse the channel order (RGB <-> BGR) when inputs are set (stored in "
+                  "the model, as rknn-toolkit 1's reorder_channel); comma-separated or repeated, in input order. "
+                  "Without a value: every 4-D float input")
       ->expected(0, 1)
+      ->allow_extra_args(false);
+  cmd->add_option("--quant-img-rgb2bgr", args->quant_img_rgb2bgr,
+                  "Per input: true to decode calibration images as BGR (rknn-toolkit2's quant_img_RGB2BGR: for a "
+                  "model that takes BGR; the model is unchanged, .npy samples are used as they are); "
+                  "comma-separated or repeated, in input order")
       ->allow_extra_args(false);
   cmd->add_option("--custom-string", args->custom_string, "Free text stored in the model (RKNN_QUERY_CUSTOM_STRING)");
   cmd->add_option("--dynamic-input", args->dynamic_input,
@@ -370,7 +390,7 @@ std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
   for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
                            "--std-values", "--reorder-channels", "--custom-string", "--batch-size",
                            "--dynamic-input", "--quantize",
-                           "--dataset",
+                           "--dataset", "--quant-img-rgb2bgr",
                            "--quantized-algorithm", "--quantized-method", "--float-layers", "--int16-layers",
                            "--int16-mac-budget", "--auto-hybrid", "--smooth-activations",
                            "--bias-correction", "--weight-rounding", "--int16-headroom"}) {
@@ -419,6 +439,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--mean-values")) args.mean_values = cli.mean_values;
     if (was_given("--std-values")) args.std_values = cli.std_values;
     if (was_given("--reorder-channels")) args.reorder_channels = cli.reorder_channels;
+    if (was_given("--quant-img-rgb2bgr")) args.quant_img_rgb2bgr = cli.quant_img_rgb2bgr;
     if (was_given("--custom-string")) args.custom_string = cli.custom_string;
     if (was_given("--batch-size")) args.batch_size = cli.batch_size;
     if (was_given("--dynamic-input")) args.dynamic_input = cli.dynamic_input;
@@ -478,6 +499,13 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
       bool b = false;
       if (!ParseBool(p, &b)) throw Failure{"--reorder-channels: expected true/false per input, got '" + p + "'"};
       o.reorder_channels.push_back(b);
+    }
+  }
+  for (const std::string& s : args.quant_img_rgb2bgr) {
+    for (const std::string& p : SplitList(s)) {
+      bool b = false;
+      if (!ParseBool(p, &b)) throw Failure{"--quant-img-rgb2bgr: expected true/false per input, got '" + p + "'"};
+      o.quant_img_rgb2bgr.push_back(b);
     }
   }
   o.custom_string = args.custom_string;
@@ -546,6 +574,7 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
     o.auto_hybrid_threshold = args.auto_hybrid;
   }
   o.progress = true;  // drawn only when stderr is a terminal
+  // (--quant-img-rgb2bgr is not among them: like rknn-toolkit2, a float conversion has no images to decode.)
   if (!o.quantize && (!o.dataset.empty() || !args.quantized_algorithm.empty() || !args.quantized_method.empty() ||
                       !o.float_layers.empty() || !o.int16_layers.empty() || args.int16_mac_budget >= 0.0 ||
                       args.auto_hybrid >= 0.0 || args.int16_headroom >= 0.0 || !args.smooth_activations.empty() ||

@@ -19,6 +19,8 @@ namespace cli {
 struct ConvertArgs {
   std::string model;
   std::string output;
+  std::string name;  // rknn_convert's `name:` (the output file's stem); "" without
+
   std::string config;
   std::string target_platform;
   std::vector<std::string> input_shapes;
@@ -27,6 +29,7 @@ struct ConvertArgs {
   std::vector<std::string> mean_values;
   std::vector<std::string> std_values;
   std::vector<std::string> reorder_channels;
+  std::vector<std::string> quant_img_rgb2bgr;  // per input true/false: calibration images decoded as BGR
   std::string custom_string;
   int64_t batch_size = -1;  // -1: not given
   std::vector<std::string> dynamic_input;  // one shape set each: "d0,d1,...[;d0,d1,...]" (one shape per input)
@@ -64,7 +67,8 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag);
 std::vector<std::string> GivenConversionOptions(const CLI::App& cmd);
 ConvertArgs FixBareReorderChannels(const CLI::App& cmd, ConvertArgs args);
 
-// Loads args.config (if any) and lets the options in `given` override it.
+// Loads args.config (if any) and lets the options in `given` override it. As rknn_convert does, the
+// config's relative model and dataset paths are relative to the config file's directory.
 // `command` ("convert") prefixes the warnings printed for unknown YAML keys.
 ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given, const char* command);
 

@@ -44,6 +44,7 @@ class RKNN(session.CoreMasks):
         self._auto_hybrid_cos = 0.98
         self._quantized_algorithm = "normal"  # build(do_quantization=True) only: npurt convert
         self._quantized_method = "channel"    # rejects them without --quantize
+        self._quant_img_rgb2bgr = []          # per input: calibration images decoded as BGR
         self._loaded = None      # load_onnx: {'inputs': [(name, shape)], 'outputs': [name]}
         self._model = None       # model file bytes (build or load_rknn)
         self._float_model = None  # build(do_quantization=True): the float reference for accuracy_analysis
@@ -90,9 +91,8 @@ class RKNN(session.CoreMasks):
         if optimization_level not in (0, 1, 2, 3):
             raise _npurt.Error("optimization_level %r: expected 0, 1, 2 or 3" % (optimization_level,))
         self._auto_hybrid_cos = float(auto_hybrid_cos_thresh)
-        if quant_img_RGB2BGR not in (False, None) and quant_img_RGB2BGR != [False] * _len(quant_img_RGB2BGR):
-            self._log.w_once("config", "quant_img_RGB2BGR has no effect on npurt: calibration images are read in "
-                                       "their files' channel order (RGB); give .npy samples in BGR instead")
+        flags = quant_img_RGB2BGR if isinstance(quant_img_RGB2BGR, (list, tuple)) else [quant_img_RGB2BGR]
+        self._quant_img_rgb2bgr = [bool(flag) for flag in flags] if any(flags) else []
         ignored = {"quantized_hybrid_level": (quantized_hybrid_level, 0), "quantize_weight": (quantize_weight, False),
                    "remove_weight": (remove_weight, False), "compress_weight": (compress_weight, False),
                    "inputs_yuv_fmt": (inputs_yuv_fmt, None), "single_core_mode": (single_core_mode, False),
@@ -144,6 +144,7 @@ class RKNN(session.CoreMasks):
             raise _npurt.Error("dataset '%s' does not exist" % (dataset,))
         args.quantized_algorithm = self._quantized_algorithm if do_quantization else ""
         args.quantized_method = self._quantized_method if do_quantization else ""
+        args.quant_img_rgb2bgr = [str(flag).lower() for flag in self._quant_img_rgb2bgr] if do_quantization else []
         args.batch_size = -1 if rknn_batch_size in (None, -1) else int(rknn_batch_size)
         args.auto_hybrid = self._auto_hybrid_cos if auto_hybrid and do_quantization else -1.0
         result = _npurt.build(args)
@@ -250,7 +251,8 @@ class RKNN(session.CoreMasks):
             if not isinstance(path, str):
                 raise _npurt.Error("inputs must be image or .npy paths, got %s" % type(path).__name__)
         line = " ".join(inputs)
-        report = _npurt.analyze_accuracy(self._float_model, self._model, len(self._loaded["inputs"]), [line],
+        swap = self._quant_img_rgb2bgr
+        report = _npurt.analyze_accuracy(self._float_model, self._model, len(self._loaded["inputs"]), [line], swap,
                                          output_dir, "accuracy_analysis: " + self._args.model)
         self._accuracy = report
         for o in report["outputs"]:
@@ -271,10 +273,6 @@ class RKNN(session.CoreMasks):
             self._session = None
         self._model = self._float_model = self._loaded = None
         self._log.close()
-
-
-def _len(value):
-    return len(value) if isinstance(value, (list, tuple)) else 1
 
 
 def _per_input_values(values, what):
