@@ -1,18 +1,23 @@
 #include "compiler/quant/accuracy_analysis.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <numeric>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "compiler/quant/calibrator.h"
 #include "runtime/core/context.h"
 #include "runtime/core/model.h"
+#include "runtime/core/npy.h"
 #include "runtime/core/op_macs.h"
 #include "runtime/core/profiler.h"
 #include "runtime/kernels/ref/quantize.h"
@@ -149,14 +154,59 @@ struct Pairing {
   std::vector<std::vector<int>> row_of;                       // [op][output] -> row, or -1
 };
 
+// AccuracyOptions::dump_dir: one .npy per compared layer and side, named after its report row.
+class LayerDumper {
+ public:
+  static Status Create(const std::string& dir, std::unique_ptr<LayerDumper>* out) {
+    std::error_code ec;
+    for (const char* side : {"golden", "simulator"}) {
+      std::filesystem::create_directories(std::filesystem::path(dir) / side, ec);
+      if (ec) return NPURT_ERROR(kParamInvalid, "cannot create '%s/%s': %s", dir.c_str(), side, ec.message().c_str());
+    }
+    out->reset(new LayerDumper(dir));
+    return Status::Ok();
+  }
+
+  Status Dump(int row, const Tensor& t, const float* reference, const float* quantized) {
+    std::string file = std::to_string(row) + "_";
+    for (char c : t.name) file += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
+    file += ".npy";
+    npy::NpyArray a;
+    a.shape = t.shape;
+    const size_t bytes = static_cast<size_t>(t.num_elements()) * sizeof(float);
+    for (int side = 0; side < 2; ++side) {
+      const float* values = side == 0 ? reference : quantized;
+      a.data.assign(reinterpret_cast<const uint8_t*>(values), reinterpret_cast<const uint8_t*>(values) + bytes);
+      NPURT_RETURN_IF_ERROR(npy::WriteNpy(dir_ + (side == 0 ? "/golden/" : "/simulator/") + file, a));
+    }
+    map_ += t.name + " " + file + "\n";
+    return Status::Ok();
+  }
+
+  Status Finish() {
+    std::ofstream out(dir_ + "/map_name_to_file.txt", std::ios::binary | std::ios::trunc);
+    out << map_;
+    out.close();
+    if (!out) return NPURT_ERROR(kParamInvalid, "cannot write '%s/map_name_to_file.txt'", dir_.c_str());
+    return Status::Ok();
+  }
+
+ private:
+  explicit LayerDumper(std::string dir) : dir_(std::move(dir)) {}
+  std::string dir_;
+  std::string map_;
+};
+
 // Runs 2 and 3: compares each op output with its reference; in single mode
 // first overwrites each op's activation inputs with their references.
 class CompareObserver final : public Profiler {
  public:
   // `channel_sums` (may be nullptr): per row, per channel, the sum of (x - ref) and the count.
+  // `dumper` (may be nullptr) receives every compared output with its reference.
   CompareObserver(const Pairing& pairing, const References& refs, bool single, std::vector<ErrorSums>* sums,
-                  std::vector<std::vector<std::pair<double, uint64_t>>>* channel_sums = nullptr)
-      : pairing_(pairing), refs_(refs), single_(single), sums_(sums), channel_sums_(channel_sums) {}
+                  std::vector<std::vector<std::pair<double, uint64_t>>>* channel_sums = nullptr,
+                  LayerDumper* dumper = nullptr)
+      : pairing_(pairing), refs_(refs), single_(single), sums_(sums), channel_sums_(channel_sums), dumper_(dumper) {}
 
   const Status& status() const { return status_; }
 
@@ -182,6 +232,13 @@ class CompareObserver final : public Profiler {
       }
       ReadReal(t, &scratch_);
       (*sums_)[static_cast<size_t>(rows[j])].Add(ref->data(), scratch_.data(), t.num_elements());
+      if (dumper_ != nullptr) {
+        const Status s = dumper_->Dump(rows[j], t, ref->data(), scratch_.data());
+        if (!s.ok()) {
+          status_ = s;
+          return;
+        }
+      }
       if (channel_sums_ != nullptr && t.rank() >= 3 && t.shape[0] > 0 && t.shape[1] > 0) {
         auto& channels = (*channel_sums_)[static_cast<size_t>(rows[j])];
         const int64_t c_count = t.shape[1], inner = t.num_elements() / (t.shape[0] * c_count);
@@ -218,6 +275,7 @@ class CompareObserver final : public Profiler {
   bool single_;
   std::vector<ErrorSums>* sums_;
   std::vector<std::vector<std::pair<double, uint64_t>>>* channel_sums_;
+  LayerDumper* dumper_;
   std::vector<float> scratch_;
   Status status_;
 };
@@ -363,6 +421,8 @@ Status AnalyzeAccuracy(const std::vector<uint8_t>& float_model, const std::vecto
   std::vector<std::vector<std::pair<double, uint64_t>>> channel_sums(options.channel_bias ? rows : 0);
   References refs;
   std::vector<ErrorSums> sums;
+  std::unique_ptr<LayerDumper> dumper;
+  if (!options.dump_dir.empty() && options.entire) NPURT_RETURN_IF_ERROR(LayerDumper::Create(options.dump_dir, &dumper));
   for (size_t k = 0; k < samples.size(); ++k) {
     const std::string where = samples[k].file.empty() ? "sample " + std::to_string(k + 1) + ": "
                                                        : samples[k].file + ":" + std::to_string(samples[k].line) + ": ";
@@ -377,7 +437,8 @@ Status AnalyzeAccuracy(const std::vector<uint8_t>& float_model, const std::vecto
       if (!(is_single ? options.single : options.entire)) continue;
       sums.assign(rows, ErrorSums());
       CompareObserver observer(pairing, refs, is_single, &sums,
-                               is_single && options.channel_bias ? &channel_sums : nullptr);
+                               is_single && options.channel_bias ? &channel_sums : nullptr,
+                               !is_single && k == 0 ? dumper.get() : nullptr);
       s = qc->Run(&observer);
       if (s.ok()) s = observer.status();
       if (!s.ok()) return Status(s.code(), where + "quantized model: " + s.message());
@@ -385,6 +446,7 @@ Status AnalyzeAccuracy(const std::vector<uint8_t>& float_model, const std::vecto
       for (size_t r = 0; r < rows; ++r) acc[r].Add(sums[r]);
     }
   }
+  if (dumper) NPURT_RETURN_IF_ERROR(dumper->Finish());
   report->samples = samples.size();
   for (size_t r = 0; r < rows; ++r) {
     if (options.entire) report->layers[r].entire = entire[r].Mean(samples.size());

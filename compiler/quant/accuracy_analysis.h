@@ -99,6 +99,10 @@ struct AccuracyOptions {
   bool entire = true;  // run 2 above; --auto-hybrid needs only "single"
   bool single = true;  // run 3 above
   bool channel_bias = false;  // with single: LayerAccuracy::single_channel_bias (empirical bias correction)
+  // Not empty (with entire): rknn-toolkit2's per-layer dumps of the first sample, float32 .npy in each
+  // tensor's own (ONNX) layout: DIR/golden/ the float model's values, DIR/simulator/ the quantized
+  // model's (dequantized), and DIR/map_name_to_file.txt ("tensor file" per compared layer).
+  std::string dump_dir;
 };
 
 // Compares `quant_model` with `float_model` (npurt model-file bytes) on

@@ -129,7 +129,8 @@ py::dict Metrics(const compiler::ErrorMetrics& m) {
 }
 
 // `npurt accuracy` on models already built: `samples` are dataset lines (one path per model input),
-// the report goes to output_dir/error_analysis.{txt,csv,html}.
+// the report goes to output_dir/error_analysis.{txt,csv,html}, the first sample's per-layer values to
+// output_dir/golden/ and simulator/ (AccuracyOptions::dump_dir).
 py::dict AnalyzeAccuracy(const py::bytes& float_model, const py::bytes& quant_model, size_t num_inputs,
                          const std::vector<std::string>& samples, const std::vector<bool>& quant_img_rgb2bgr,
                          const std::string& output_dir, const std::string& title) {
@@ -143,10 +144,12 @@ py::dict AnalyzeAccuracy(const py::bytes& float_model, const py::bytes& quant_mo
   }
   const std::vector<uint8_t> reference = Vector(float_model), quantized = Vector(quant_model);
   compiler::AccuracyReport report;
+  compiler::AccuracyOptions options;
+  options.dump_dir = output_dir;  // golden/, simulator/, map_name_to_file.txt, as rknn-toolkit2 writes them
   Status s = Status::Ok();
   {
     py::gil_scoped_release release;
-    s = compiler::AnalyzeAccuracy(reference, quantized, parsed, compiler::AccuracyOptions(), &report);
+    s = compiler::AnalyzeAccuracy(reference, quantized, parsed, options, &report);
   }
   if (!s.ok()) RaiseError(s.message());
   std::error_code ec;

@@ -207,3 +207,29 @@ def test_rknn_convert_reads_the_vendor_yaml_like_npurt_convert(conv_relu, photo_
     bad = subprocess.run(["/usr/bin/python3", "-m", "rknn.api.rknn_convert", "-i", str(tmp_path / "none.yml")],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "E rknn_convert: cannot open config" in bad.stderr
+
+
+def test_accuracy_analysis_dumps_golden_and_simulator_layers(conv_relu, photo_dataset, tmp_path):
+    """golden/ holds the float model's per-layer values (checked against the numpy oracle), simulator/
+    the int8 model's, map_name_to_file.txt names them."""
+    dataset, _ = photo_dataset
+    rknn = RKNN()
+    assert rknn.config(target_platform="rk3588") == 0
+    assert rknn.load_onnx(conv_relu.path) == 0
+    assert rknn.build(do_quantization=True, dataset=dataset) == 0
+    x = np.random.RandomState(3).uniform(0, 255, (1, 3, 8, 8)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    snapshot = tmp_path / "snapshot"
+    assert rknn.accuracy_analysis(inputs=[str(tmp_path / "x.npy")], output_dir=str(snapshot)) == 0
+    rknn.release()
+    files = dict(line.split() for line in (snapshot / "map_name_to_file.txt").read_text().splitlines())
+    assert "y" in files, files
+    golden = np.load(snapshot / "golden" / files["y"])
+    simulator = np.load(snapshot / "simulator" / files["y"])
+    expected = conv_relu.expected(x)
+    assert golden.shape == simulator.shape == expected.shape
+    np.testing.assert_allclose(golden, expected, rtol=1e-4, atol=1e-3)
+    cosine = np.sum(golden * simulator) / np.linalg.norm(golden) / np.linalg.norm(simulator)
+    assert cosine > 0.999, cosine
+    assert not np.array_equal(golden, simulator)  # int8 rounding shows
+    assert "y" in (snapshot / "error_analysis.txt").read_text()
