@@ -233,3 +233,52 @@ def test_accuracy_analysis_dumps_golden_and_simulator_layers(conv_relu, photo_da
     assert cosine > 0.999, cosine
     assert not np.array_equal(golden, simulator)  # int8 rounding shows
     assert "y" in (snapshot / "error_analysis.txt").read_text()
+
+
+def test_hybrid_quantization_keeps_the_layers_the_cfg_names_in_float(conv_relu, photo_dataset, tmp_path,
+                                                                     monkeypatch):
+    dataset, _ = photo_dataset
+    monkeypatch.chdir(tmp_path)  # step 1 writes next to the script, as the vendor's does
+    x = np.random.RandomState(5).uniform(0, 255, (1, 8, 8, 3)).astype(np.uint8)
+    nchw = (x.transpose(0, 3, 1, 2) - np.array(MEAN).reshape(1, 3, 1, 1)) / np.array(STD).reshape(1, 3, 1, 1)
+    expected = conv_relu.expected(nchw)
+
+    rknn = RKNN()
+    assert rknn.config(mean_values=[MEAN], std_values=[STD], target_platform="rk3588") == 0
+    assert rknn.load_onnx(conv_relu.path) == 0
+    assert rknn.hybrid_quantization_step1(dataset=dataset, proposal=False) == 0
+    cfg = (tmp_path / "conv_relu.quantization.cfg").read_text()
+    assert "custom_quantize_layers: {}" in cfg and "#   conv " in cfg
+    assert (tmp_path / "conv_relu.model").is_file() and (tmp_path / "conv_relu.data").is_file()
+    # Unedited, step 2 gives step 1's int8 model.
+    assert rknn.hybrid_quantization_step2("conv_relu.model", "conv_relu.data", "conv_relu.quantization.cfg") == 0
+    assert rknn.export_rknn("int8.rknn") == 0
+    assert (tmp_path / "int8.rknn").read_bytes() == (tmp_path / "conv_relu.data").read_bytes()
+    assert rknn.init_runtime() == 0
+    int8_error = np.abs(rknn.inference(inputs=[x])[0] - expected).max()
+    # The conv kept in float: the output is the float model's.
+    (tmp_path / "conv_relu.quantization.cfg").write_text(cfg.replace("custom_quantize_layers: {}",
+                                                                    "custom_quantize_layers:\n  conv: float16"))
+    assert rknn.hybrid_quantization_step2("conv_relu.model", "conv_relu.data", "conv_relu.quantization.cfg") == 0
+    assert rknn.init_runtime() == 0
+    hybrid_error = np.abs(rknn.inference(inputs=[x])[0] - expected).max()
+    assert hybrid_error < 1e-4 < int8_error, (hybrid_error, int8_error)
+    (tmp_path / "bad.cfg").write_text("custom_quantize_layers:\n  conv: int4\n")
+    assert rknn.hybrid_quantization_step2("conv_relu.model", "conv_relu.data", "bad.cfg") == -1
+    (tmp_path / "unknown.cfg").write_text("custom_quantize_layers:\n  no_such_layer: float16\n")
+    assert rknn.hybrid_quantization_step2("conv_relu.model", "conv_relu.data", "unknown.cfg") == -1
+    rknn.release()
+
+
+def test_hybrid_proposal_lists_the_layers_below_the_threshold(conv_relu, photo_dataset, tmp_path, monkeypatch):
+    dataset, _ = photo_dataset
+    monkeypatch.chdir(tmp_path)
+    rknn = RKNN()
+    assert rknn.config(target_platform="rk3588", auto_hybrid_cos_thresh=1.0) == 0  # every rounded layer
+    assert rknn.load_onnx(conv_relu.path) == 0
+    assert rknn.hybrid_quantization_step1(dataset=dataset, proposal=True, proposal_dataset_size=2) == 0
+    cfg = (tmp_path / "conv_relu.quantization.cfg").read_text()
+    assert "on 2 sample(s)" in cfg
+    assert "conv: float16" in cfg
+    assert rknn.hybrid_quantization_step1() == -1  # no dataset
+    rknn.release()

@@ -9,6 +9,7 @@ import os
 
 from npurt import _npurt, session
 from npurt._log import Log
+from rknn.api import hybrid
 
 # The platforms npurt's compiler knows (compiler/emit/target_platform.h); rknn-toolkit2 2.3.2 also has
 # rv1103b, rv1106b, rv1126b and rk2118, whose native layouts npurt does not model yet.
@@ -135,6 +136,12 @@ class RKNN(session.CoreMasks):
     def build(self, do_quantization=True, dataset="dataset.txt", rknn_batch_size=None, auto_hybrid=False):
         """Converts the loaded model; with do_quantization, calibrates on `dataset` (one sample per line)
         and quantizes with npurt's default recipe (docs/quantization.md)."""
+        self._prepare_build(do_quantization, dataset, rknn_batch_size, auto_hybrid)
+        self._run_build()
+        return 0
+
+    def _prepare_build(self, do_quantization, dataset, rknn_batch_size, auto_hybrid):
+        """The settings of build(...) in self._args."""
         if self._loaded is None:
             raise _npurt.Error("no model loaded: call load_onnx first")
         args = self._args
@@ -147,13 +154,44 @@ class RKNN(session.CoreMasks):
         args.quant_img_rgb2bgr = [str(flag).lower() for flag in self._quant_img_rgb2bgr] if do_quantization else []
         args.batch_size = -1 if rknn_batch_size in (None, -1) else int(rknn_batch_size)
         args.auto_hybrid = self._auto_hybrid_cos if auto_hybrid and do_quantization else -1.0
-        result = _npurt.build(args)
+
+    def _run_build(self):
+        """Converts with self._args: the model file (and, quantized, its float reference)."""
+        result = _npurt.build(self._args)
         self._model = result["model"]
         self._float_model = result["float_model"] if result["quantized"] else None
         self._build_report = result
         if result["quantized"]:
             self._log.i("build: int8, calibrated on %d samples: %d ops int8, %d float" % (
                 result["calibration_samples"], result["int8_nodes"], result["float_nodes"]))
+
+    @_api("hybrid_quantization_step1")
+    def hybrid_quantization_step1(self, dataset=None, rknn_batch_size=None, proposal=False, proposal_dataset_size=1,
+                                  custom_hybrid=None):
+        """Quantizes the loaded model and writes <name>.model, <name>.data and <name>.quantization.cfg in the
+        working directory; edit the cfg's custom_quantize_layers, then call hybrid_quantization_step2."""
+        if dataset is None:
+            raise _npurt.Error("hybrid_quantization_step1 needs a dataset")
+        if custom_hybrid is not None:
+            self._log.w_once("hybrid_quantization_step1", "custom_hybrid has no effect on npurt: name the layers in "
+                                                          "the cfg's custom_quantize_layers")
+        self._prepare_build(True, dataset, rknn_batch_size, False)
+        self._run_build()
+        prefix = os.path.splitext(os.path.basename(self._args.model))[0]
+        paths = hybrid.step1(self._args, self._build_report, len(self._loaded["inputs"]), proposal_dataset_size,
+                             proposal, self._auto_hybrid_cos, prefix)
+        self._log.i("hybrid_quantization_step1: wrote %s" % ", ".join(paths))
+        return 0
+
+    @_api("hybrid_quantization_step2")
+    def hybrid_quantization_step2(self, model_input, data_input, model_quantization_cfg):
+        """Builds the model of step 1 with the cfg's custom_quantize_layers in float / int16; then export_rknn,
+        init_runtime and accuracy_analysis work as after build."""
+        args = hybrid.step2_args(model_input, data_input, model_quantization_cfg)
+        self._args = args
+        self._loaded = _npurt.import_model(args)
+        self._quant_img_rgb2bgr = [flag == "true" for flag in args.quant_img_rgb2bgr]
+        self._run_build()
         return 0
 
     @_api("export_rknn")
