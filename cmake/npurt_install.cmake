@@ -1,7 +1,7 @@
 # Installs the header, librknnrt (+ the librknn_api.so alias), a CMake package
 # config (find_package(npurt) -> npurt::rknnrt) and a pkg-config file (librknnrt.pc).
 install(TARGETS rknnrt EXPORT npurtTargets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT npurt_runtime
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
