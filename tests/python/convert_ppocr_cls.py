@@ -39,7 +39,7 @@ if __name__ == "__main__":
     print("done")
 
     print("--> Init runtime environment")
-    ret = rknn.init_runtime()
+    ret = rknn.init_runtime(perf_debug=True, eval_mem=True)
     if ret != 0:
         print("Init runtime environment failed!")
         exit(ret)
@@ -51,6 +51,11 @@ if __name__ == "__main__":
     np.save(OUT_DIR + "/input.npy", img)
     np.save(OUT_DIR + "/output.npy", outputs[0])
     print("direction scores:", outputs[0])
+
+    print("--> Evaluate model performance and memory")
+    rknn.eval_perf()
+    rknn.eval_memory()
+    print(rknn.get_sdk_version())
 
     print("--> Accuracy analysis")
     ret = rknn.accuracy_analysis(inputs=[IMAGE], output_dir=OUT_DIR + "/snapshot")

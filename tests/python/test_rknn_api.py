@@ -128,6 +128,8 @@ def test_toolkit2_script_matches_the_cli(cls_onnx, photo_dataset, npurt_cli, tmp
     result = subprocess.run(["/usr/bin/python3", script, cls_onnx, dataset, images[0], str(out)],
                             capture_output=True, text=True, env=os.environ.copy())
     assert result.returncode == 0, result.stdout + result.stderr
+    for printed in ("Total Time(us):", "weight_memory", "total_memory", "API: 2.3.2"):
+        assert printed in result.stdout, result.stdout
     cli_model = str(tmp_path / "cli.rknn")
     run_cli(npurt_cli, "convert", cls_onnx, "-o", cli_model, "--input-shapes", "x:1,3,48,192",
             "--mean-values", "127.5,127.5,127.5", "--std-values", "127.5,127.5,127.5", "-t", "rk3588",
@@ -142,6 +144,9 @@ def test_toolkit2_script_matches_the_cli(cls_onnx, photo_dataset, npurt_cli, tmp
     lite.release()
     report = (out / "snapshot" / "error_analysis.txt").read_text()
     assert "softmax_0.tmp_0" in report
+    # The same input through `npurt run` (a C program on the C API): the same values.
+    run_cli(npurt_cli, "run", cli_model, "-i", str(out / "input.npy"), "-o", str(tmp_path))
+    np.testing.assert_array_equal(np.load(tmp_path / "rt_output0.npy"), np.load(out / "output.npy"))
 
 
 def test_rss_stays_flat_over_1000_init_inference_release_cycles(conv_relu, tmp_path):
