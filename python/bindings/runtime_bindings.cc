@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -58,6 +59,8 @@ py::dict AttrDict(const rknn_tensor_attr& a) {
   d["qnt_type"] = std::string(get_qnt_type_string(a.qnt_type));
   d["zp"] = a.zp;
   d["scale"] = a.scale;
+  d["w_stride"] = a.w_stride;
+  d["size_with_stride"] = a.size_with_stride;
   return d;
 }
 
@@ -95,6 +98,12 @@ class Runtime {
     Check("rknn_query(RKNN_QUERY_IN_OUT_NUM)", rknn_query(ctx_, RKNN_QUERY_IN_OUT_NUM, &num, sizeof(num)));
     for (uint32_t i = 0; i < num.n_input; ++i) inputs_.push_back(QueryAttr(RKNN_QUERY_INPUT_ATTR, i));
     for (uint32_t i = 0; i < num.n_output; ++i) outputs_.push_back(QueryAttr(RKNN_QUERY_OUTPUT_ATTR, i));
+    if (num.n_input > 0) {
+      rknn_input_range range{};
+      range.index = 0;
+      dynamic_ = rknn_query(ctx_, RKNN_QUERY_INPUT_DYNAMIC_RANGE, &range, sizeof(range)) == RKNN_SUCC &&
+                 range.shape_number > 1;
+    }
   }
   ~Runtime() { Release(); }
   Runtime(const Runtime&) = delete;
@@ -106,6 +115,15 @@ class Runtime {
   }
 
   py::list InputAttrs() const { return AttrList(inputs_); }
+  // RKNN_QUERY_NATIVE_INPUT_ATTR: the layout inputs_pass_through data must have.
+  py::list NativeInputAttrs() {
+    Context();
+    py::list l;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      l.append(AttrDict(QueryAttr(RKNN_QUERY_NATIVE_INPUT_ATTR, static_cast<uint32_t>(i))));
+    }
+    return l;
+  }
   py::list OutputAttrs() const { return AttrList(outputs_); }
 
   void SetCoreMask(int mask) {
@@ -122,6 +140,8 @@ class Runtime {
       RaiseRknnError(RKNN_ERR_INPUT_INVALID, "the model has " + std::to_string(inputs_.size()) + " input(s), got " +
                                                  std::to_string(inputs.size()));
     }
+    const bool any_through = std::any_of(pass_through.begin(), pass_through.end(), [](int p) { return p != 0; });
+    if (dynamic_ && !any_through) SelectShapeSet(inputs, formats);  // native data's shape is padded
     std::vector<py::array> held;  // contiguous (converted) arrays, alive until rknn_inputs_set returns
     std::vector<rknn_input> in(inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -134,7 +154,9 @@ class Runtime {
       }
       a = py::array::ensure(a, py::array::c_style);
       if (!a) RaiseRknnError(RKNN_ERR_INPUT_INVALID, "input " + std::to_string(i) + " is not an array");
-      if (static_cast<uint64_t>(a.size()) != attr.n_elems) {
+      const bool through = i < pass_through.size() && pass_through[i] != 0;
+      // Pass-through data is in the native layout (row padding included): rknn_inputs_set checks its size.
+      if (!through && static_cast<uint64_t>(a.size()) != attr.n_elems) {
         std::string dims;
         for (uint32_t d = 0; d < attr.n_dims; ++d) dims += (d ? "," : "") + std::to_string(attr.dims[d]);
         RaiseRknnError(RKNN_ERR_INPUT_INVALID, "input " + std::to_string(i) + " '" + attr.name + "' has " +
@@ -149,7 +171,7 @@ class Runtime {
       in[i].index = static_cast<uint32_t>(i);
       in[i].buf = const_cast<void*>(a.data());
       in[i].size = static_cast<uint32_t>(a.nbytes());
-      in[i].pass_through = i < pass_through.size() && pass_through[i] != 0;
+      in[i].pass_through = through;
       in[i].type = type;
       in[i].fmt = attr.n_dims != 4 ? RKNN_TENSOR_UNDEFINED : (fmt == "nchw" ? RKNN_TENSOR_NCHW : RKNN_TENSOR_NHWC);
       held.push_back(a);
@@ -221,6 +243,34 @@ class Runtime {
   }
 
  private:
+  // A model with shape sets (rknn-toolkit2's dynamic_input) runs the set whose input shapes the arrays
+  // have, as the vendor's inference does: rknn_set_input_shapes when they differ from the current one.
+  void SelectShapeSet(const std::vector<py::array>& inputs, const std::vector<std::string>& formats) {
+    std::vector<rknn_tensor_attr> wanted = inputs_;
+    bool same = true;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const py::array& a = inputs[i];
+      rknn_tensor_attr& attr = wanted[i];
+      if (static_cast<uint32_t>(a.ndim()) != attr.n_dims) return;  // not a full shape: the current set decides
+      const bool nchw = i < formats.size() && formats[i] == "nchw";
+      attr.fmt = attr.n_dims != 4 ? RKNN_TENSOR_UNDEFINED : (nchw ? RKNN_TENSOR_NCHW : RKNN_TENSOR_NHWC);
+      for (uint32_t d = 0; d < attr.n_dims; ++d) attr.dims[d] = static_cast<uint32_t>(a.shape(d));
+      if (attr.n_dims == 4 && nchw != (inputs_[i].fmt == RKNN_TENSOR_NCHW)) {
+        same = false;  // compared in the model's layout by the runtime
+      } else {
+        same = same && std::equal(attr.dims, attr.dims + attr.n_dims, inputs_[i].dims);
+      }
+    }
+    if (same) return;
+    Check("rknn_set_input_shapes", rknn_set_input_shapes(ctx_, static_cast<uint32_t>(wanted.size()), wanted.data()));
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      inputs_[i] = QueryAttr(RKNN_QUERY_CURRENT_INPUT_ATTR, static_cast<uint32_t>(i));
+    }
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      outputs_[i] = QueryAttr(RKNN_QUERY_CURRENT_OUTPUT_ATTR, static_cast<uint32_t>(i));
+    }
+  }
+
   void Context() const {
     if (ctx_ == 0) RaiseRknnError(RKNN_ERR_CTX_INVALID, "the runtime was released");
   }
@@ -228,8 +278,7 @@ class Runtime {
   rknn_tensor_attr QueryAttr(rknn_query_cmd cmd, uint32_t index) {
     rknn_tensor_attr attr{};
     attr.index = index;
-    Check(cmd == RKNN_QUERY_INPUT_ATTR ? "rknn_query(RKNN_QUERY_INPUT_ATTR)" : "rknn_query(RKNN_QUERY_OUTPUT_ATTR)",
-          rknn_query(ctx_, cmd, &attr, sizeof(attr)));
+    Check("rknn_query(tensor attributes)", rknn_query(ctx_, cmd, &attr, sizeof(attr)));
     return attr;
   }
 
@@ -240,6 +289,7 @@ class Runtime {
   }
 
   rknn_context ctx_ = 0;
+  bool dynamic_ = false;
   std::vector<rknn_tensor_attr> inputs_, outputs_;
 };
 
@@ -250,6 +300,8 @@ void BindRuntime(py::module_& m) {
       .def(py::init<const py::bytes&, uint32_t>(), py::arg("model"), py::arg("flags") = 0,
            "rknn_init on the model file's bytes")
       .def("input_attrs", &Runtime::InputAttrs, "rknn_query(RKNN_QUERY_INPUT_ATTR) of every input, as dicts")
+      .def("native_input_attrs", &Runtime::NativeInputAttrs,
+           "rknn_query(RKNN_QUERY_NATIVE_INPUT_ATTR): the layout pass-through inputs have")
       .def("output_attrs", &Runtime::OutputAttrs, "rknn_query(RKNN_QUERY_OUTPUT_ATTR) of every output, as dicts")
       .def("set_core_mask", &Runtime::SetCoreMask, py::arg("mask"))
       .def("inference", &Runtime::Inference, py::arg("inputs"), py::arg("formats"), py::arg("pass_through"),

@@ -44,9 +44,16 @@ class Session:
         if core_mask != NPU_CORE_AUTO:
             self.runtime.set_core_mask(core_mask)
         self.core_mask = core_mask
-        self.inputs = self.runtime.input_attrs()
-        self.outputs = self.runtime.output_attrs()
         self.frames = 0
+
+    @property
+    def inputs(self):
+        """The inputs' attributes (of the current shape set for a dynamic-shape model)."""
+        return self.runtime.input_attrs()
+
+    @property
+    def outputs(self):
+        return self.runtime.output_attrs()
 
     def inference(self, inputs, data_format=None, inputs_pass_through=None, data_type=None):
         """Float32 outputs of one run. `inputs`: one array or a list (model input order);

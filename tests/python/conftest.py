@@ -39,29 +39,32 @@ def photo_dataset(tmp_path_factory):
 
 
 class ConvRelu:
-    """A 1x3x8x8 -> 1x4x8x8 Conv(3x3, pad 1) + Relu ONNX model with fixed weights, and its numpy oracle."""
+    """A 1x3x8x8 -> 1x4x8x8 Conv(3x3, pad 1) + Relu ONNX model with fixed weights (`dynamic`: 1x3xHxW),
+    and its numpy oracle."""
 
-    def __init__(self, directory):
+    def __init__(self, directory, dynamic=False):
         rng = np.random.RandomState(7)
         self.w = rng.uniform(-1, 1, (4, 3, 3, 3)).astype(np.float32)
         self.b = rng.uniform(-1, 1, (4,)).astype(np.float32)
-        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
-        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 8, 8])
+        h, w = ("h", "w") if dynamic else (8, 8)
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, h, w])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, h, w])
         nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1], name="conv"),
                  helper.make_node("Relu", ["c"], ["y"], name="relu")]
         graph = helper.make_graph(nodes, "conv_relu", [x], [y],
                                   [numpy_helper.from_array(self.w, "w"), numpy_helper.from_array(self.b, "b")])
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-        self.path = str(directory / "conv_relu.onnx")
+        self.path = str(directory / ("conv_relu_dynamic.onnx" if dynamic else "conv_relu.onnx"))
         onnx.save(model, self.path)
 
     def expected(self, nchw):
         """Conv + Relu in float64 numpy, straight from the definition."""
         x = np.pad(nchw.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
-        y = np.zeros((1, 4, 8, 8))
+        height, width = nchw.shape[2:]
+        y = np.zeros((1, 4, height, width))
         for m in range(4):
-            for i in range(8):
-                for j in range(8):
+            for i in range(height):
+                for j in range(width):
                     y[0, m, i, j] = np.sum(x[0, :, i:i + 3, j:j + 3] * self.w[m]) + self.b[m]
         return np.maximum(y, 0.0)
 
@@ -69,3 +72,8 @@ class ConvRelu:
 @pytest.fixture(scope="session")
 def conv_relu(tmp_path_factory):
     return ConvRelu(tmp_path_factory.mktemp("onnx"))
+
+
+@pytest.fixture(scope="session")
+def conv_relu_dynamic(tmp_path_factory):
+    return ConvRelu(tmp_path_factory.mktemp("onnx"), dynamic=True)

@@ -287,3 +287,82 @@ def test_hybrid_proposal_lists_the_layers_below_the_threshold(conv_relu, photo_d
     assert "conv: float16" in cfg
     assert rknn.hybrid_quantization_step1() == -1  # no dataset
     rknn.release()
+
+
+def normalized(nhwc):
+    return (nhwc.transpose(0, 3, 1, 2) - np.array(MEAN).reshape(1, 3, 1, 1)) / np.array(STD).reshape(1, 3, 1, 1)
+
+
+def test_dynamic_input_runs_the_shape_set_of_the_arrays(conv_relu_dynamic):
+    rknn = RKNN()
+    assert rknn.config(mean_values=[MEAN], std_values=[STD], dynamic_input=[[[1, 3, 8, 8]], [[1, 3, 12, 10]]]) == 0
+    assert rknn.load_onnx(conv_relu_dynamic.path, inputs=["x"], input_size_list=[[1, 3, 8, 8]]) == 0
+    assert rknn.build(do_quantization=False) == 0
+    assert rknn.init_runtime() == 0
+    rng = np.random.RandomState(9)
+    for h, w in ((12, 10), (8, 8), (12, 10)):
+        image = rng.randint(0, 256, (1, h, w, 3)).astype(np.uint8)
+        out = rknn.inference(inputs=[image])[0]
+        assert out.shape == (1, 4, h, w)
+        np.testing.assert_allclose(out, conv_relu_dynamic.expected(normalized(image)), rtol=1e-5, atol=1e-5)
+    assert rknn.inference(inputs=[np.zeros((1, 9, 9, 3), np.uint8)]) is None  # no such set
+    rknn.release()
+
+
+def test_batch_size_outputs_cut_and_pass_through(conv_relu, tmp_path):
+    # rknn_batch_size: two frames per run.
+    rknn = RKNN()
+    assert rknn.config(mean_values=[MEAN], std_values=[STD]) == 0
+    assert rknn.load_onnx(conv_relu.path) == 0
+    assert rknn.build(do_quantization=False, rknn_batch_size=2) == 0
+    assert rknn.init_runtime() == 0
+    frames = np.random.RandomState(4).randint(0, 256, (2, 8, 8, 3)).astype(np.uint8)
+    out = rknn.inference(inputs=[frames])[0]
+    assert out.shape == (2, 4, 8, 8)
+    for k in range(2):
+        np.testing.assert_allclose(out[k:k + 1], conv_relu.expected(normalized(frames[k:k + 1])), rtol=1e-5,
+                                   atol=1e-5)
+    rknn.release()
+    # outputs=['c']: the graph cut before the Relu.
+    rknn = RKNN()
+    assert rknn.load_onnx(conv_relu.path, outputs=["c"]) == 0
+    assert rknn.build(do_quantization=False) == 0
+    assert rknn.init_runtime() == 0
+    x = np.random.RandomState(6).uniform(-2, 2, (1, 3, 8, 8)).astype(np.float32)
+    cut = rknn.inference(inputs=[x], data_format="nchw")[0]
+    assert cut.min() < 0  # no Relu
+    np.testing.assert_allclose(np.maximum(cut, 0), conv_relu.expected(x), rtol=1e-5, atol=1e-5)
+    # inputs_pass_through: the data is already in the input's native type and layout (float16 NHWC with
+    # the native row stride here, what a float model's input reports), so no conversion happens.
+    attr = rknn._session.runtime.native_input_attrs()[0]
+    assert attr["fmt"] == "NHWC" and attr["type"] == "FP16"
+    native = np.zeros((1, 8, attr["w_stride"], 3), np.float16)
+    native[:, :, :8, :] = x.transpose(0, 2, 3, 1)
+    passed = rknn.inference(inputs=[native], inputs_pass_through=[1])[0]
+    np.testing.assert_allclose(passed, cut, rtol=2e-3, atol=2e-3)
+    rknn.release()
+
+
+def test_async_mode_returns_the_previous_frame(conv_relu):
+    rknn = built_float(conv_relu)
+    assert rknn.init_runtime(async_mode=True) == 0
+    a = np.full((1, 8, 8, 3), 10, np.uint8)
+    b = np.full((1, 8, 8, 3), 200, np.uint8)
+    first = rknn.inference(inputs=[a])[0]  # before any frame finished: zeros, as the C API documents
+    second = rknn.inference(inputs=[b])[0]
+    np.testing.assert_array_equal(first, np.zeros_like(first))
+    np.testing.assert_allclose(second, conv_relu.expected(normalized(a)), rtol=1e-5, atol=1e-5)
+    rknn.release()
+
+
+def test_verbose_file_gets_the_log(conv_relu, tmp_path):
+    log = tmp_path / "rknn.log"
+    rknn = RKNN(verbose=True, verbose_file=str(log))
+    assert rknn.config(mean_values=[MEAN], std_values=[STD]) == 0
+    assert rknn.load_onnx(conv_relu.path) == 0
+    assert rknn.build(do_quantization=False) == -1 + 1
+    assert rknn.init_runtime() == 0
+    assert rknn.inference(inputs=[np.zeros((2, 2), np.uint8)]) is None
+    rknn.release()
+    text = log.read_text()
+    assert "I load_onnx:" in text and "E inference: input 0 'x' has 4 elements" in text
