@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -206,6 +207,47 @@ TEST(AccuracyAnalysis, EntireAccumulatesSingleIsolatesTheLayer) {
   ExpectMetrics(report.layers[1].single, 1.0, 0.0, kInf, "add single only");
   EXPECT_EQ(report.layers[1].entire.cosine, 1.0);
   EXPECT_EQ(report.layers[1].entire.euclidean, 0.0);
+}
+
+// AccuracyOptions::dump_dir: the first sample's values of every compared layer, float and int8, by row.
+TEST(AccuracyAnalysis, DumpsGoldenAndSimulatorLayers) {
+  TempDir dir;
+  Models models;
+  ASSERT_NO_FATAL_FAILURE(BuildModels(MulAddModel(), dir, {}, &models));
+  WriteNpyFloats(dir / "x.npy", {1, 2}, {0.4f, 2.0f});
+  WriteNpyFloats(dir / "x2.npy", {1, 2}, {255.0f, 255.0f});
+  AccuracyOptions options;
+  options.dump_dir = dir / "snapshot";
+  AccuracyReport report;
+  Status s = AnalyzeAccuracy(models.float_model, models.quant_model, {Sample(dir / "x.npy"), Sample(dir / "x2.npy")},
+                             options, &report);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::ifstream map_file(dir / "snapshot/map_name_to_file.txt");
+  std::stringstream map;
+  map << map_file.rdbuf();
+  EXPECT_EQ(map.str(), "m 0_m.npy\ny 1_y.npy\n");
+  // The numbers of EntireAccumulatesSingleIsolatesTheLayer: float m = [1, 1], y = [2, 2]; int8 m = [0, 1], y = [0, 2].
+  const struct {
+    const char* file;
+    std::vector<float> values;
+  } expected[] = {{"golden/0_m.npy", {1, 1}}, {"simulator/0_m.npy", {0, 1}},
+                  {"golden/1_y.npy", {2, 2}}, {"simulator/1_y.npy", {0, 2}}};
+  for (const auto& e : expected) {
+    npy::NpyArray a;
+    ASSERT_TRUE(npy::ReadNpy(dir / (std::string("snapshot/") + e.file), &a).ok()) << e.file;
+    EXPECT_EQ(a.dtype, DataType::kFloat32) << e.file;
+    EXPECT_EQ(a.shape, (Shape{1, 2})) << e.file;
+    ASSERT_EQ(a.data.size(), 8u) << e.file;
+    std::vector<float> values(2);
+    std::memcpy(values.data(), a.data.data(), 8);
+    EXPECT_EQ(values, e.values) << e.file;  // the first sample's, not the second's
+  }
+  // A directory that cannot be made is an error naming it.
+  std::ofstream(dir / "file") << "x";
+  options.dump_dir = dir / "file/sub";
+  s = AnalyzeAccuracy(models.float_model, models.quant_model, {Sample(dir / "x.npy")}, options, &report);
+  EXPECT_EQ(s.code(), StatusCode::kParamInvalid);
+  EXPECT_NE(s.message().find("file/sub"), std::string::npos) << s.message();
 }
 
 // Per-channel mean errors of "single" (what the measured bias correction uses), on MulAddModel's numbers with a
