@@ -20,7 +20,15 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build_dir = os.path.abspath(os.environ.get("NPURT_BUILD_DIR", os.path.join(ROOT, "build", "pip-cmake")))
-        if not os.path.isfile(os.path.join(build_dir, "CMakeCache.txt")):
+        cache = os.path.join(build_dir, "CMakeCache.txt")
+        if os.path.isfile(cache):
+            # A reused tree must have built the module for this interpreter (its ABI and file name).
+            with open(cache, encoding="utf-8") as f:
+                built_for = [line.split("=", 1)[1].strip() for line in f if line.startswith("NPURT_PYTHON_EXECUTABLE:")]
+            if built_for and os.path.realpath(built_for[0]) != os.path.realpath(sys.executable):
+                raise RuntimeError("%s builds the module for %s, not for %s: use another NPURT_BUILD_DIR" %
+                                   (build_dir, built_for[0], sys.executable))
+        else:
             subprocess.check_call(["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
                                    "-DNPURT_BUILD_TESTS=OFF", "-DPython3_EXECUTABLE=" + sys.executable])
         subprocess.check_call(["cmake", "--build", build_dir, "--target", "npurt_python", "rknnrt", "-j",

@@ -58,11 +58,14 @@ ConvertArgs LoadConfig(const std::string& path, const std::string& command) {
     return cli::MergeConfig(args, {}, command.c_str());
   } catch (const Failure& f) {
     RaiseError(f.message);
+  } catch (const std::exception& e) {
+    RaiseError("cannot read config '" + path + "': " + e.what());
   }
 }
 
 // Imports and optimizes the model (what load_onnx checks): its inputs and outputs.
-py::dict ImportModel(const ConvertArgs& args) {
+py::dict ImportModel(const ConvertArgs& python_args) {
+  const ConvertArgs args = python_args;  // read below without the GIL: a copy no other thread can change
   compiler::Graph graph;
   const std::string error = Guarded([&] {
     bool reorder_all = false;
@@ -84,7 +87,8 @@ py::dict ImportModel(const ConvertArgs& args) {
 
 // Converts (and with args.quantize, calibrates and quantizes) the model: the model file's bytes and,
 // quantized, the float model it was calibrated from (the accuracy analysis's reference).
-py::dict Build(const ConvertArgs& args) {
+py::dict Build(const ConvertArgs& python_args) {
+  const ConvertArgs args = python_args;  // read below without the GIL: a copy no other thread can change
   std::vector<uint8_t> model;
   compiler::BuildReport report;
   const std::string error = Guarded([&] {
@@ -128,17 +132,22 @@ py::dict Metrics(const compiler::ErrorMetrics& m) {
   return d;
 }
 
-// `npurt accuracy` on models already built: `samples` are dataset lines (one path per model input),
+// `npurt accuracy` on models already built: `samples` hold one path per model input each (as a dataset
+// line, but paths may contain blanks),
 // the report goes to output_dir/error_analysis.{txt,csv,html}, the first sample's per-layer values to
 // output_dir/golden/ and simulator/ (AccuracyOptions::dump_dir).
 py::dict AnalyzeAccuracy(const py::bytes& float_model, const py::bytes& quant_model, size_t num_inputs,
-                         const std::vector<std::string>& samples, const std::vector<bool>& quant_img_rgb2bgr,
+                         const std::vector<std::vector<std::string>>& samples,
+                         const std::vector<bool>& quant_img_rgb2bgr,
                          const std::string& output_dir, const std::string& title) {
   std::vector<compiler::DatasetSample> parsed;
-  for (const std::string& line : samples) {
+  for (const std::vector<std::string>& paths : samples) {
+    if (paths.size() != num_inputs) {
+      RaiseError("a sample has " + std::to_string(paths.size()) + " path(s) for a model with " +
+                 std::to_string(num_inputs) + " input(s)");
+    }
     compiler::DatasetSample sample;
-    const Status s = compiler::ParseDatasetLine(line, "", num_inputs, &sample);
-    if (!s.ok()) RaiseError("input '" + line + "': " + s.message());
+    sample.paths = paths;
     sample.swap_red_blue = quant_img_rgb2bgr;  // fed as calibration fed its samples
     parsed.push_back(std::move(sample));
   }

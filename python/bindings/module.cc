@@ -18,18 +18,20 @@ namespace {
 PyObject* g_error = nullptr;
 PyObject* g_rknn_error = nullptr;
 
+// Plain C++ data (no Python object), so it may be thrown and destroyed without the GIL; the translator
+// builds the exception's args.
 struct PendingError {
   PyObject* type;
-  py::object args;
+  std::string message;
+  bool has_code;
+  int code;
 };
 
 }  // namespace
 
-void RaiseError(const std::string& message) { throw PendingError{g_error, py::make_tuple(message)}; }
+void RaiseError(const std::string& message) { throw PendingError{g_error, message, false, 0}; }
 
-void RaiseRknnError(int code, const std::string& message) {
-  throw PendingError{g_rknn_error, py::make_tuple(message, code)};
-}
+void RaiseRknnError(int code, const std::string& message) { throw PendingError{g_rknn_error, message, true, code}; }
 
 }  // namespace python
 }  // namespace npurt
@@ -46,7 +48,8 @@ PYBIND11_MODULE(_npurt, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const npurt::python::PendingError& e) {
-      PyErr_SetObject(e.type, e.args.ptr());
+      const py::tuple args = e.has_code ? py::make_tuple(e.message, e.code) : py::make_tuple(e.message);
+      PyErr_SetObject(e.type, args.ptr());
     }
   });
   npurt::python::BindCompiler(m);

@@ -9,7 +9,9 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -65,16 +67,17 @@ py::dict AttrDict(const rknn_tensor_attr& a) {
 }
 
 // The RKNN element type of a numpy array that can be passed as it is (others are converted to float32).
+// dtype equality, not identity: unpickled or ctypes-made arrays carry equal but distinct dtype objects.
 bool TensorTypeOf(const py::dtype& dt, rknn_tensor_type* type) {
-  if (dt.is(py::dtype::of<float>())) *type = RKNN_TENSOR_FLOAT32;
-  else if (dt.is(py::dtype::of<uint8_t>())) *type = RKNN_TENSOR_UINT8;
-  else if (dt.is(py::dtype::of<int8_t>())) *type = RKNN_TENSOR_INT8;
-  else if (dt.is(py::dtype::of<int16_t>())) *type = RKNN_TENSOR_INT16;
-  else if (dt.is(py::dtype::of<uint16_t>())) *type = RKNN_TENSOR_UINT16;
-  else if (dt.is(py::dtype::of<int32_t>())) *type = RKNN_TENSOR_INT32;
-  else if (dt.is(py::dtype::of<int64_t>())) *type = RKNN_TENSOR_INT64;
-  else if (dt.is(py::dtype::of<bool>())) *type = RKNN_TENSOR_BOOL;
-  else if (dt.is(py::dtype("float16"))) *type = RKNN_TENSOR_FLOAT16;
+  if (dt.equal(py::dtype::of<float>())) *type = RKNN_TENSOR_FLOAT32;
+  else if (dt.equal(py::dtype::of<uint8_t>())) *type = RKNN_TENSOR_UINT8;
+  else if (dt.equal(py::dtype::of<int8_t>())) *type = RKNN_TENSOR_INT8;
+  else if (dt.equal(py::dtype::of<int16_t>())) *type = RKNN_TENSOR_INT16;
+  else if (dt.equal(py::dtype::of<uint16_t>())) *type = RKNN_TENSOR_UINT16;
+  else if (dt.equal(py::dtype::of<int32_t>())) *type = RKNN_TENSOR_INT32;
+  else if (dt.equal(py::dtype::of<int64_t>())) *type = RKNN_TENSOR_INT64;
+  else if (dt.equal(py::dtype::of<bool>())) *type = RKNN_TENSOR_BOOL;
+  else if (dt.equal(py::dtype("float16"))) *type = RKNN_TENSOR_FLOAT16;
   else return false;
   return true;
 }
@@ -84,6 +87,7 @@ class Runtime {
   Runtime(const py::bytes& model, uint32_t flags) {
     std::string bytes = model;  // rknn_init reads the buffer during the call only
     if (bytes.empty()) RaiseRknnError(RKNN_ERR_PARAM_INVALID, "rknn_init: the model is empty");
+    if (bytes.size() > UINT32_MAX) RaiseRknnError(RKNN_ERR_MODEL_INVALID, "rknn_init: the model is over 4 GiB");
     int code = 0;
     {
       py::gil_scoped_release release;
@@ -94,6 +98,26 @@ class Runtime {
       Raise("rknn_init", code);
     }
     if ((flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY) != 0) return;  // such a context answers MEM_SIZE only
+    try {
+      QueryIo();
+    } catch (...) {
+      Destroy();  // a constructor that throws gets no destructor
+      throw;
+    }
+  }
+  ~Runtime() { Destroy(); }  // the last reference is gone: no frame can be running
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // release(): waits (without the GIL) for a frame another thread runs on this context.
+  void Release() {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(mutex_);
+    Destroy();
+  }
+
+ private:
+  void QueryIo() {
     rknn_input_output_num num{};
     Check("rknn_query(RKNN_QUERY_IN_OUT_NUM)", rknn_query(ctx_, RKNN_QUERY_IN_OUT_NUM, &num, sizeof(num)));
     for (uint32_t i = 0; i < num.n_input; ++i) inputs_.push_back(QueryAttr(RKNN_QUERY_INPUT_ATTR, i));
@@ -105,14 +129,8 @@ class Runtime {
                  range.shape_number > 1;
     }
   }
-  ~Runtime() { Release(); }
-  Runtime(const Runtime&) = delete;
-  Runtime& operator=(const Runtime&) = delete;
 
-  void Release() {
-    if (ctx_ != 0) rknn_destroy(ctx_);
-    ctx_ = 0;
-  }
+ public:
 
   py::list InputAttrs() const { return AttrList(inputs_); }
   // RKNN_QUERY_NATIVE_INPUT_ATTR: the layout inputs_pass_through data must have.
@@ -135,6 +153,13 @@ class Runtime {
   // vendor's default); pass_through: 0 / 1 per input. Returns the outputs as float32 arrays.
   py::list Inference(const std::vector<py::array>& inputs, const std::vector<std::string>& formats,
                      const std::vector<int>& pass_through) {
+    // One frame at a time per context (two Python threads may share this object): the lock is taken
+    // without the GIL, so a thread holding it can always get the GIL back.
+    std::unique_lock<std::mutex> run_lock;
+    {
+      py::gil_scoped_release release;
+      run_lock = std::unique_lock<std::mutex>(mutex_);
+    }
     Context();
     if (inputs.size() != inputs_.size()) {
       RaiseRknnError(RKNN_ERR_INPUT_INVALID, "the model has " + std::to_string(inputs_.size()) + " input(s), got " +
@@ -168,6 +193,9 @@ class Runtime {
         RaiseRknnError(RKNN_ERR_PARAM_INVALID, "data_format '" + fmt + "' (input " + std::to_string(i) +
                                                    "): expected 'nhwc' or 'nchw'");
       }
+      if (static_cast<uint64_t>(a.nbytes()) > UINT32_MAX) {
+        RaiseRknnError(RKNN_ERR_INPUT_INVALID, "input " + std::to_string(i) + " is over 4 GiB");
+      }
       in[i].index = static_cast<uint32_t>(i);
       in[i].buf = const_cast<void*>(a.data());
       in[i].size = static_cast<uint32_t>(a.nbytes());
@@ -197,16 +225,25 @@ class Runtime {
       }
     }
     if (failed != nullptr) Raise(failed, code);
+    // The outputs go back to the runtime however this ends (a MemoryError making an array included).
+    struct Outputs {
+      rknn_context ctx;
+      std::vector<rknn_output>* out;
+      ~Outputs() { rknn_outputs_release(ctx, static_cast<uint32_t>(out->size()), out->data()); }
+    } release_outputs{ctx_, &out};
     py::list results;
     for (size_t i = 0; i < out.size(); ++i) {
       const rknn_tensor_attr& attr = outputs_[i];
       std::vector<py::ssize_t> shape(attr.dims, attr.dims + attr.n_dims);
       py::array_t<float> a(shape);
-      const size_t bytes = static_cast<size_t>(a.nbytes());
-      std::memcpy(a.mutable_data(), out[i].buf, bytes < out[i].size ? bytes : out[i].size);
+      if (static_cast<uint64_t>(a.nbytes()) != out[i].size) {
+        RaiseRknnError(RKNN_ERR_OUTPUT_INVALID, "output " + std::to_string(i) + ": the runtime returned " +
+                                                    std::to_string(out[i].size) + " bytes for " +
+                                                    std::to_string(a.nbytes()));
+      }
+      std::memcpy(a.mutable_data(), out[i].buf, out[i].size);
       results.append(a);
     }
-    Check("rknn_outputs_release", rknn_outputs_release(ctx_, static_cast<uint32_t>(out.size()), out.data()));
     return results;
   }
 
@@ -243,6 +280,11 @@ class Runtime {
   }
 
  private:
+  void Destroy() {
+    if (ctx_ != 0) rknn_destroy(ctx_);
+    ctx_ = 0;
+  }
+
   // A model with shape sets (rknn-toolkit2's dynamic_input) runs the set whose input shapes the arrays
   // have, as the vendor's inference does: rknn_set_input_shapes when they differ from the current one.
   void SelectShapeSet(const std::vector<py::array>& inputs, const std::vector<std::string>& formats) {
@@ -288,6 +330,7 @@ class Runtime {
     return l;
   }
 
+  std::mutex mutex_;  // one frame (inputs_set .. outputs_get) at a time, and no release during it
   rknn_context ctx_ = 0;
   bool dynamic_ = false;
   std::vector<rknn_tensor_attr> inputs_, outputs_;

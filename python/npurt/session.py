@@ -40,6 +40,7 @@ class Session:
         if async_mode:
             flags |= _npurt.RKNN_FLAG_ASYNC_MASK
         self.model_bytes = bytes(model_bytes)
+        self.perf_debug = bool(perf_debug)
         self.runtime = _npurt.Runtime(self.model_bytes, flags)
         if core_mask != NPU_CORE_AUTO:
             self.runtime.set_core_mask(core_mask)
@@ -82,26 +83,17 @@ class Session:
         self.frames += 1
         return outputs
 
-    def zero_inputs(self):
-        """Inputs of zeros in the model's own shapes (NCHW for rank 4), for timing and memory runs."""
-        return [np.zeros(a["dims"], dtype=np.float32) for a in self.inputs]
-
     def eval_perf(self, loops=5):
-        """Times `loops` runs on zeros; per-layer lines when the model was initialized with perf_debug."""
-        zeros = self.zero_inputs()
-        formats = ["nchw" if len(a["dims"]) == 4 else None for a in self.inputs]
+        """Times `loops` runs on zeros in the inputs' reported shapes and layouts; per-layer lines when the
+        model was initialized with perf_debug."""
+        attrs = self.inputs
+        zeros = [np.zeros(a["dims"], dtype=np.float32) for a in attrs]
+        formats = [a["fmt"].lower() if a["fmt"] in ("NCHW", "NHWC") else None for a in attrs]
         times = []
         for _ in range(loops):
             self.inference(zeros, data_format=formats)
             times.append(self.runtime.perf_run_us())
-        return sorted(times)[len(times) // 2], self.runtime.perf_detail() if self._perf_detail_available() else ""
-
-    def _perf_detail_available(self):
-        try:
-            self.runtime.perf_detail()
-            return True
-        except _npurt.RknnError:
-            return False
+        return sorted(times)[len(times) // 2], self.runtime.perf_detail() if self.perf_debug else ""
 
     def eval_memory(self):
         """rknn-toolkit2's eval_memory keys, in bytes: weights, the intermediate tensors' arena, the
@@ -129,7 +121,11 @@ def _per_input(value, count, what, kind):
     if value is None:
         return [None] * count
     if isinstance(value, (str, int)):
+        if not isinstance(value, kind):
+            raise _npurt.Error("%s must be %s or a list of them, got %r" % (what, kind.__name__, value))
         return [value] * count
+    if not isinstance(value, (list, tuple)):
+        raise _npurt.Error("%s must be %s or a list of them, got %r" % (what, kind.__name__, value))
     value = list(value)
     if len(value) != count:
         raise _npurt.Error("%s has %d entries for %d input(s)" % (what, len(value), count))

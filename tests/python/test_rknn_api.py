@@ -1,6 +1,7 @@
 """rknn.api.RKNN on npurt: every method on a small model against a numpy oracle, the errors the vendor
 reports with -1 / None, and a toolkit2-style script on PP-OCR's classifier against `npurt convert`."""
 import os
+import pickle
 import subprocess
 
 import numpy as np
@@ -76,10 +77,16 @@ def test_errors_return_what_the_vendor_returns_with_a_reason(conv_relu, tmp_path
     assert "does not exist" in capsys.readouterr().err
     assert rknn.config(quantized_dtype="w4a16") == -1
     assert "w4a16" in capsys.readouterr().err
-    assert rknn.config(target_platform="rk9999") == -1
+    assert rknn.config(target_platform="rk9999", mean_values=[[1, 2, 3]]) == -1
+    assert "target_platform 'rk9999'" in capsys.readouterr().err
+    assert rknn._args.mean_values == []  # a failed config changes nothing
     assert rknn.inference(inputs=[np.zeros((1, 8, 8, 3), np.uint8)]) is None
     assert "init_runtime first" in capsys.readouterr().err
     assert rknn.init_runtime() == -1
+    assert "call build or load_rknn first" in capsys.readouterr().err
+    assert rknn.load_tflite("model.tflite") == -1
+    assert "ONNX models only" in capsys.readouterr().err
+    assert rknn.list_devices() == ([], [])
     assert rknn.load_onnx(conv_relu.path) == 0
     assert rknn.build(do_quantization=True, dataset=str(tmp_path / "none.txt")) == -1
     assert "none.txt" in capsys.readouterr().err
@@ -95,9 +102,19 @@ def test_errors_return_what_the_vendor_returns_with_a_reason(conv_relu, tmp_path
     assert "1 input(s), got 2" in capsys.readouterr().err
     assert rknn.inference(inputs=[np.zeros((1, 8, 8, 3), np.uint8)], data_format="nchwc") is None
     assert "data_format" in capsys.readouterr().err
+    assert rknn.inference(inputs=[np.zeros((1, 8, 8, 3), np.uint8)], data_format=1) is None  # not a string
+    assert "data_format must be str" in capsys.readouterr().err
     assert rknn.accuracy_analysis(inputs=["x.jpg"]) == -1  # a float build has no quantized model
     assert "do_quantization=True" in capsys.readouterr().err
     assert rknn.init_runtime(core_mask=5) == -1
+    assert "core_mask 5" in capsys.readouterr().err
+    # A failed load_onnx leaves no model to export.
+    assert rknn.load_onnx(str(tmp_path / "missing.onnx")) == -1
+    assert rknn.export_rknn(str(tmp_path / "stale.rknn")) == -1
+    assert "call build" in capsys.readouterr().err
+    # A directory where a file belongs: an error line, not a traceback.
+    assert rknn.hybrid_quantization_step2(str(tmp_path), str(tmp_path), str(tmp_path)) == -1
+    assert "hybrid_quantization_step2" in capsys.readouterr().err
     rknn.release()
     corrupt = tmp_path / "corrupt.rknn"
     corrupt.write_bytes(b"RKNN" + bytes(200))
@@ -212,6 +229,9 @@ def test_rknn_convert_reads_the_vendor_yaml_like_npurt_convert(conv_relu, photo_
     bad = subprocess.run(["/usr/bin/python3", "-m", "rknn.api.rknn_convert", "-i", str(tmp_path / "none.yml")],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "E rknn_convert: cannot open config" in bad.stderr
+    directory = subprocess.run(["/usr/bin/python3", "-m", "rknn.api.rknn_convert", "-i", str(tmp_path)],
+                               capture_output=True, text=True)
+    assert directory.returncode == 1 and "is a directory" in directory.stderr, directory.stderr
 
 
 def test_accuracy_analysis_dumps_golden_and_simulator_layers(conv_relu, photo_dataset, tmp_path):
@@ -298,7 +318,8 @@ def test_dynamic_input_runs_the_shape_set_of_the_arrays(conv_relu_dynamic):
     assert rknn.config(mean_values=[MEAN], std_values=[STD], dynamic_input=[[[1, 3, 8, 8]], [[1, 3, 12, 10]]]) == 0
     assert rknn.load_onnx(conv_relu_dynamic.path, inputs=["x"], input_size_list=[[1, 3, 8, 8]]) == 0
     assert rknn.build(do_quantization=False) == 0
-    assert rknn.init_runtime() == 0
+    assert rknn.init_runtime(perf_debug=True) == 0
+    assert "Total Time(us):" in rknn.eval_perf(is_print=False)  # zeros in the inputs' reported layout
     rng = np.random.RandomState(9)
     for h, w in ((12, 10), (8, 8), (12, 10)):
         image = rng.randint(0, 256, (1, h, w, 3)).astype(np.uint8)
@@ -338,6 +359,7 @@ def test_batch_size_outputs_cut_and_pass_through(conv_relu, tmp_path):
     assert attr["fmt"] == "NHWC" and attr["type"] == "FP16"
     native = np.zeros((1, 8, attr["w_stride"], 3), np.float16)
     native[:, :, :8, :] = x.transpose(0, 2, 3, 1)
+    native = pickle.loads(pickle.dumps(native))  # an equal but distinct dtype object, as from a process pool
     passed = rknn.inference(inputs=[native], inputs_pass_through=[1])[0]
     np.testing.assert_allclose(passed, cut, rtol=2e-3, atol=2e-3)
     rknn.release()

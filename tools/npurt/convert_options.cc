@@ -259,6 +259,8 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
 }
 
 void LoadConfig(const std::string& file, const char* command, ConvertArgs* args) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) throw Failure{"config '" + file + "' is a directory, not a YAML file"};
   std::ifstream in(file);
   if (!in) throw Failure{"cannot open config '" + file + "': " + std::strerror(errno)};
   YAML::Node root;
@@ -266,6 +268,8 @@ void LoadConfig(const std::string& file, const char* command, ConvertArgs* args)
     root = YAML::Load(in);
   } catch (const YAML::Exception& e) {
     throw Failure{"config '" + file + "' is not valid YAML: " + e.what()};
+  } catch (const std::exception& e) {  // a read error (std::ios_base::failure)
+    throw Failure{"cannot read config '" + file + "': " + e.what()};
   }
   if (root.IsNull()) return;
   if (!root.IsMap()) throw Failure{"config '" + file + "' must be a YAML mapping of settings"};

@@ -23,7 +23,7 @@ _INT16 = ("int16",)
 
 
 def dataset_lines(dataset, count):
-    """The first `count` samples of a dataset file, with paths resolved against its directory."""
+    """The first `count` samples of a dataset file (each a list of paths), resolved against its directory."""
     base = os.path.dirname(os.path.abspath(dataset))
     lines = []
     with open(dataset, encoding="utf-8") as f:
@@ -31,7 +31,7 @@ def dataset_lines(dataset, count):
             paths = raw.split()
             if not paths:
                 continue
-            lines.append(" ".join(p if os.path.isabs(p) else os.path.join(base, p) for p in paths))
+            lines.append([p if os.path.isabs(p) else os.path.join(base, p) for p in paths])
             if len(lines) == count:
                 break
     if not lines:
@@ -43,10 +43,13 @@ def settings_yaml(args):
     """ConvertArgs as an `npurt convert --config` file that _npurt.load_config reads back."""
     settings = {"model": os.path.abspath(args.model), "target_platform": args.target_platform, "quantize": True,
                 "dataset": os.path.abspath(args.dataset)}
-    if args.mean_values:
-        settings["mean_values"] = list(args.mean_values)
-    if args.std_values:
-        settings["std_values"] = list(args.std_values)
+    # Per-input value lists nested, so that one-channel inputs read back as one list each.
+    for key in ("mean_values", "std_values"):
+        if getattr(args, key):
+            settings[key] = [[float(v) for v in text.split(",") if v.strip()] for text in getattr(args, key)]
+    if args.dynamic_input:
+        settings["dynamic_input"] = [[[int(d) for d in shape.split(",")] for shape in shape_set.split(";")]
+                                     for shape_set in args.dynamic_input]
     if args.inputs:
         settings["inputs"] = list(args.inputs)
     if args.outputs:

@@ -26,8 +26,8 @@ def _api(method):
         def call(self, *args, **kwargs):
             try:
                 return fn(self, *args, **kwargs)
-            except (_npurt.Error, OSError, ValueError, TypeError) as e:
-                self._log.e(method, str(e.args[0]) if e.args else str(e))
+            except Exception as e:  # as the vendor's methods: every failure is a return value and an E line
+                self._log.e(method, str(e.args[0]) if e.args else "%s" % type(e).__name__)
                 return None if method == "inference" else -1
 
         call.__name__ = fn.__name__
@@ -64,11 +64,10 @@ class RKNN(session.CoreMasks):
         """Conversion settings; npurt implements the mean/std normalization, quantized dtype, algorithm
         and method, target platform, custom string, dynamic input and the auto-hybrid threshold; the
         others are accepted and warn once that they change nothing on npurt."""
+        # Everything is checked before anything changes: a failed config leaves the previous settings.
         args = self._args
-        if mean_values is not None:
-            args.mean_values = _per_input_values(mean_values, "mean_values")
-        if std_values is not None:
-            args.std_values = _per_input_values(std_values, "std_values")
+        means = _per_input_values(mean_values, "mean_values") if mean_values is not None else None
+        stds = _per_input_values(std_values, "std_values") if std_values is not None else None
         if quantized_dtype not in _DTYPES:
             raise _npurt.Error("quantized_dtype '%s' is not supported by npurt (w8a8 / asymmetric_quantized-8)"
                                % quantized_dtype)
@@ -77,22 +76,31 @@ class RKNN(session.CoreMasks):
                                                                                ", ".join(_ALGORITHMS)))
         if quantized_method not in _METHODS:
             raise _npurt.Error("quantized_method '%s': expected one of %s" % (quantized_method, ", ".join(_METHODS)))
+        platform = str(target_platform).lower() if target_platform is not None else None
+        if platform is not None and platform not in _PLATFORMS:
+            raise _npurt.Error("target_platform '%s': expected one of %s" % (target_platform, ", ".join(_PLATFORMS)))
+        dynamic = None
+        if dynamic_input is not None:
+            dynamic = [";".join(",".join(str(int(d)) for d in shape) for shape in shape_set)
+                       for shape_set in dynamic_input]
+        if optimization_level not in (0, 1, 2, 3):
+            raise _npurt.Error("optimization_level %r: expected 0, 1, 2 or 3" % (optimization_level,))
+        cos_thresh = float(auto_hybrid_cos_thresh)
+        flags = quant_img_RGB2BGR if isinstance(quant_img_RGB2BGR, (list, tuple)) else [quant_img_RGB2BGR]
+
+        if means is not None:
+            args.mean_values = means
+        if stds is not None:
+            args.std_values = stds
         self._quantized_algorithm = quantized_algorithm
         self._quantized_method = quantized_method
-        if target_platform is not None:
-            platform = str(target_platform).lower()
-            if platform not in _PLATFORMS:
-                raise _npurt.Error("target_platform '%s': expected one of %s" % (target_platform, ", ".join(_PLATFORMS)))
+        if platform is not None:
             args.target_platform = platform
         if custom_string is not None:
             args.custom_string = str(custom_string)
-        if dynamic_input is not None:
-            args.dynamic_input = [";".join(",".join(str(int(d)) for d in shape) for shape in shape_set)
-                                  for shape_set in dynamic_input]
-        if optimization_level not in (0, 1, 2, 3):
-            raise _npurt.Error("optimization_level %r: expected 0, 1, 2 or 3" % (optimization_level,))
-        self._auto_hybrid_cos = float(auto_hybrid_cos_thresh)
-        flags = quant_img_RGB2BGR if isinstance(quant_img_RGB2BGR, (list, tuple)) else [quant_img_RGB2BGR]
+        if dynamic is not None:
+            args.dynamic_input = dynamic
+        self._auto_hybrid_cos = cos_thresh
         self._quant_img_rgb2bgr = [bool(flag) for flag in flags] if any(flags) else []
         ignored = {"quantized_hybrid_level": (quantized_hybrid_level, 0), "quantize_weight": (quantize_weight, False),
                    "remove_weight": (remove_weight, False), "compress_weight": (compress_weight, False),
@@ -113,6 +121,7 @@ class RKNN(session.CoreMasks):
     def load_onnx(self, model, inputs=None, input_size_list=None, input_initial_val=None, outputs=None):
         """Imports and checks an ONNX model; `inputs` + `input_size_list` fix (or cut at) input tensors
         and their shapes, `outputs` cuts the graph at these tensors."""
+        self._loaded = self._model = self._float_model = None  # a failed load leaves no model behind
         if not isinstance(model, str) or not os.path.isfile(model):
             raise _npurt.Error("model file '%s' does not exist" % (model,))
         args = self._args
@@ -128,7 +137,6 @@ class RKNN(session.CoreMasks):
         if input_initial_val is not None:
             self._log.w_once("load_onnx", "input_initial_val has no effect on npurt")
         self._loaded = _npurt.import_model(args)
-        self._model = self._float_model = None
         self._log.i("load_onnx: %s, inputs %s, outputs %s" % (model, self._loaded["inputs"], self._loaded["outputs"]))
         return 0
 
@@ -164,6 +172,45 @@ class RKNN(session.CoreMasks):
         if result["quantized"]:
             self._log.i("build: int8, calibrated on %d samples: %d ops int8, %d float" % (
                 result["calibration_samples"], result["int8_nodes"], result["float_nodes"]))
+
+    # ---- what npurt does not do: the vendor's methods fail with their reason ----
+
+    def _onnx_only(self, method):
+        self._log.e(method, "npurt converts ONNX models only: export the model to ONNX and use load_onnx")
+        return -1
+
+    def load_pytorch(self, model, input_size_list=None, **kwargs):
+        return self._onnx_only("load_pytorch")
+
+    def load_tflite(self, model, input_is_nchw=False, **kwargs):
+        return self._onnx_only("load_tflite")
+
+    def load_tensorflow(self, tf_pb, inputs=None, input_size_list=None, outputs=None, **kwargs):
+        return self._onnx_only("load_tensorflow")
+
+    def load_caffe(self, model, blobs=None, input_name=None, **kwargs):
+        return self._onnx_only("load_caffe")
+
+    def load_darknet(self, model, weight=None, **kwargs):
+        return self._onnx_only("load_darknet")
+
+    def export_encrypted_rknn_model(self, input_model, output_model=None, crypt_level=1):
+        self._log.e("export_encrypted_rknn_model", "npurt does not encrypt models")
+        return -1
+
+    def codegen(self, output_path, inputs=None, overwrite=False):
+        self._log.e("codegen", "npurt does not generate C++ projects: see examples/ for board-style programs")
+        return -1
+
+    def reg_custom_op(self, custom_op):
+        self._log.e("reg_custom_op", "npurt has no custom operators: its supported ONNX operators are in "
+                                     "docs/supported_ops.md")
+        return -1
+
+    def list_devices(self):
+        """No boards: npurt runs models on this machine."""
+        self._log.w_once("list_devices", "npurt has no board connection: no devices")
+        return [], []
 
     @_api("hybrid_quantization_step1")
     def hybrid_quantization_step1(self, dataset=None, rknn_batch_size=None, proposal=False, proposal_dataset_size=1,
@@ -288,10 +335,9 @@ class RKNN(session.CoreMasks):
         for path in inputs:
             if not isinstance(path, str):
                 raise _npurt.Error("inputs must be image or .npy paths, got %s" % type(path).__name__)
-        line = " ".join(inputs)
         swap = self._quant_img_rgb2bgr
-        report = _npurt.analyze_accuracy(self._float_model, self._model, len(self._loaded["inputs"]), [line], swap,
-                                         output_dir, "accuracy_analysis: " + self._args.model)
+        report = _npurt.analyze_accuracy(self._float_model, self._model, len(self._loaded["inputs"]), [list(inputs)],
+                                         swap, output_dir, "accuracy_analysis: " + self._args.model)
         self._accuracy = report
         for o in report["outputs"]:
             self._log.i("accuracy_analysis: output '%s' cos %.6f euc %.5g" % (o["name"], o["cos"], o["euc"]))

@@ -12,7 +12,7 @@ class RKNNLite(session.CoreMasks):
         self._session = None
 
     def _fail(self, method, error):
-        self._log.e(method, str(error.args[0]) if error.args else str(error))
+        self._log.e(method, str(error.args[0]) if error.args else type(error).__name__)
 
     def load_rknn(self, path):
         """Reads and checks a model file."""
@@ -20,7 +20,7 @@ class RKNNLite(session.CoreMasks):
             with open(path, "rb") as f:
                 model = f.read()
             _npurt.Runtime(model, _npurt.RKNN_FLAG_COLLECT_MODEL_INFO_ONLY).release()
-        except (_npurt.Error, OSError, TypeError) as e:
+        except Exception as e:  # the vendor's methods fail with a return value, never raise
             self._fail("load_rknn", e)
             return -1
         self._model = model
@@ -37,7 +37,7 @@ class RKNNLite(session.CoreMasks):
                 self._session.release()
                 self._session = None
             self._session = session.Session(self._model, core_mask=core_mask, async_mode=async_mode)
-        except (_npurt.Error, TypeError) as e:
+        except Exception as e:
             self._fail("init_runtime", e)
             return -1
         return 0
@@ -48,7 +48,7 @@ class RKNNLite(session.CoreMasks):
             if self._session is None:
                 raise _npurt.Error("the runtime is not initialized: call init_runtime first")
             outputs = self._session.inference(inputs, data_format, inputs_pass_through, data_type)
-        except (_npurt.Error, TypeError, ValueError) as e:
+        except Exception as e:
             self._fail("inference", e)
             return None
         if get_frame_id:
@@ -56,10 +56,18 @@ class RKNNLite(session.CoreMasks):
         return outputs
 
     def get_sdk_version(self):
-        if self._session is None:
-            self._log.e("get_sdk_version", "the runtime is not initialized: call init_runtime first")
+        try:
+            if self._session is None:
+                raise _npurt.Error("the runtime is not initialized: call init_runtime first")
+            return self._session.sdk_version()
+        except Exception as e:
+            self._fail("get_sdk_version", e)
             return None
-        return self._session.sdk_version()
+
+    def list_devices(self):
+        """No boards: npurt runs the model on this machine."""
+        self._log.w_once("list_devices", "npurt has no board connection: no devices")
+        return [], []
 
     def list_support_target_platform(self, rknn_model=None):
         """npurt runs every platform's model on this machine."""
