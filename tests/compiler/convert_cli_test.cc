@@ -389,6 +389,16 @@ TEST(ConvertCliFiles, Write) {
          << "    mean_values: [127.5, 127.5, 127.5]\n"
          << "    std_values: [127.5, 127.5, 127.5]\n";
   ASSERT_TRUE(static_cast<bool>(nested));
+  // rknn_convert's paths: relative to the YAML file (the test runs elsewhere); name: names the output.
+  std::ofstream relative(dir + "/relative.yml");
+  relative << "models:\n"
+           << "  name: named_by_config\n"
+           << "  platform: onnx\n"
+           << "  model_file_path: ./dynamic.onnx\n"
+           << "  subgraphs:\n"
+           << "    inputs: [x]\n"
+           << "    input_size_list:\n      - 1,3,16,16\n";
+  ASSERT_TRUE(static_cast<bool>(relative));
   // rknn-toolkit2's config(dynamic_input=...) layout and rknn_batch_size.
   std::ofstream dynamic(dir + "/dynamic_input.yml");
   dynamic << "model: " << dir << "/dynamic.onnx\n"
