@@ -5,6 +5,7 @@ TSAN_DIR    ?= build-tsan
 FUZZ_DIR    ?= build-fuzz
 ARM_DIR     ?= build-aarch64
 FUZZ_SECONDS ?= 60
+CONFIG_FUZZ_SECONDS ?= 30
 JOBS        ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
@@ -37,7 +38,8 @@ demo: build
 	  -o $(BUILD_DIR)/ppocr/$(basename $(notdir $(DEMO_IMAGE))).ocr.png
 
 # Every test: the Release suite, the same suite under ASan+UBSan, the threaded
-# tests under ThreadSanitizer, and the model-loader fuzzer for FUZZ_SECONDS.
+# tests under ThreadSanitizer, the model-loader fuzzer for FUZZ_SECONDS and the YAML settings
+# fuzzer for CONFIG_FUZZ_SECONDS (-close_fd_mask=2: the parser's warnings are silenced, not its crash reports).
 test: check test-sanitize test-tsan test-arm fuzz
 
 check: build
@@ -74,12 +76,14 @@ test-arm: build
 
 fuzz: setup
 	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-	  -DCMAKE_CXX_COMPILER=clang++ -DNPURT_BUILD_FUZZERS=ON -DNPURT_BUILD_TOOLS=OFF
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target model_loader_fuzzer npurt_make_test_models
-	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	  -DCMAKE_CXX_COMPILER=clang++ -DNPURT_BUILD_FUZZERS=ON
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target model_loader_fuzzer convert_config_fuzzer npurt_make_test_models
+	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds $(FUZZ_DIR)/config_corpus
 	$(FUZZ_DIR)/tests/npurt_make_test_models $(FUZZ_DIR)/seeds
 	$(FUZZ_DIR)/tests/fuzz/model_loader_fuzzer -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
 	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds tests/fuzz/regressions
+	$(FUZZ_DIR)/tools/npurt/convert_config_fuzzer -max_total_time=$(CONFIG_FUZZ_SECONDS) -rss_limit_mb=4096 \
+	  -print_final_stats=1 -close_fd_mask=2 $(FUZZ_DIR)/config_corpus tests/fuzz/config_seeds
 
 # ONNX conformance suite (libonnx-testdata): one line per failing model, one per suite.
 .PHONY: conformance
