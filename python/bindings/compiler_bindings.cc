@@ -91,19 +91,7 @@ py::dict Build(const ConvertArgs& python_args) {
   const ConvertArgs args = python_args;  // read below without the GIL: a copy no other thread can change
   std::vector<uint8_t> model;
   compiler::BuildReport report;
-  const std::string error = Guarded([&] {
-    bool reorder_all = false;
-    const compiler::CompileOptions options = cli::ToCompileOptions(args, &reorder_all);
-    Status s = Status::Ok();
-    if (!options.dynamic_input.empty()) {
-      s = compiler::CompileOnnxFile(args.model, options, &model, &report);
-    } else {
-      compiler::Graph graph;
-      cli::ImportGraph(args.model, options, reorder_all, &graph);
-      s = compiler::Build(options, &graph, &model, &report);
-    }
-    if (!s.ok()) throw Failure{s.message()};
-  });
+  const std::string error = Guarded([&] { cli::ConvertModel(args, &model, &report); });
   if (!error.empty()) RaiseError(error);
   py::dict d;
   d["model"] = Bytes(model);

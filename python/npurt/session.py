@@ -27,6 +27,14 @@ class CoreMasks:
     NPU_CORE_ALL = NPU_CORE_ALL
 
 
+def read_model(path):
+    """A model file's bytes, checked as rknn_init(RKNN_FLAG_COLLECT_MODEL_INFO_ONLY) checks them."""
+    with open(path, "rb") as f:
+        model = f.read()
+    _npurt.Runtime(model, _npurt.RKNN_FLAG_COLLECT_MODEL_INFO_ONLY).release()
+    return model
+
+
 class Session:
     """One initialized model. Raises npurt.Error / npurt.RknnError; the classes above turn them into
     the vendor's return values."""
@@ -39,12 +47,10 @@ class Session:
             flags |= _npurt.RKNN_FLAG_COLLECT_PERF_MASK
         if async_mode:
             flags |= _npurt.RKNN_FLAG_ASYNC_MASK
-        self.model_bytes = bytes(model_bytes)
         self.perf_debug = bool(perf_debug)
-        self.runtime = _npurt.Runtime(self.model_bytes, flags)
+        self.runtime = _npurt.Runtime(model_bytes, flags)
         if core_mask != NPU_CORE_AUTO:
             self.runtime.set_core_mask(core_mask)
-        self.core_mask = core_mask
         self.frames = 0
 
     @property

@@ -388,3 +388,25 @@ def test_verbose_file_gets_the_log(conv_relu, tmp_path):
     rknn.release()
     text = log.read_text()
     assert "I load_onnx:" in text and "E inference: input 0 'x' has 4 elements" in text
+
+
+def test_the_runtime_binding_raises_the_rknn_error_codes(conv_relu):
+    from npurt import _npurt
+    with pytest.raises(_npurt.RknnError) as bad_model:
+        _npurt.Runtime(b"RKNN" + bytes(100), 0)
+    assert bad_model.value.args[1] == -6  # RKNN_ERR_MODEL_INVALID
+    assert "RKNN_ERR_MODEL_INVALID" in bad_model.value.args[0]
+    with pytest.raises(_npurt.RknnError) as empty:
+        _npurt.Runtime(b"", 0)
+    assert empty.value.args[1] == -5  # RKNN_ERR_PARAM_INVALID
+    rknn = built_float(conv_relu)
+    assert rknn.export_rknn("/dev/null") == 0
+    runtime = _npurt.Runtime(rknn._model, 0)
+    with pytest.raises(_npurt.RknnError) as count:
+        runtime.inference([np.zeros((1, 8, 8, 2), np.uint8)], [""], [0])
+    assert count.value.args[1] == -8  # RKNN_ERR_INPUT_INVALID
+    runtime.release()
+    with pytest.raises(_npurt.RknnError) as released:
+        runtime.inference([np.zeros((1, 8, 8, 3), np.uint8)], [""], [0])
+    assert released.value.args[1] == -7  # RKNN_ERR_CTX_INVALID
+    rknn.release()

@@ -43,26 +43,11 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
     if (args.model.empty()) throw Failure{"no model given (npurt convert MODEL.onnx -o MODEL.rknn)"};
     if (args.output.empty()) args.output = args.name.empty() ? DefaultOutput(args.model) : args.name + ".rknn";
 
-    bool reorder_all = false;
-    const compiler::CompileOptions o = ToCompileOptions(args, &reorder_all);
-
     std::vector<uint8_t> bytes;
     compiler::BuildReport report;
-    Status s;
-    if (o.dynamic_input.empty()) {
-      // CompileOnnxFile's steps, with the bare --reorder-channels applied between them.
-      compiler::Graph graph;
-      ImportGraph(args.model, o, reorder_all, &graph);
-      s = compiler::Build(o, &graph, &bytes, &report);
-    } else {
-      if (reorder_all) {
-        throw Failure{"--dynamic-input needs --reorder-channels with a value per input (true/false), not bare"};
-      }
-      s = compiler::CompileOnnxFile(args.model, o, &bytes, &report);
-    }
-    if (!s.ok()) throw Failure{s.message()};
+    const compiler::CompileOptions o = ConvertModel(args, &bytes, &report);
     std::shared_ptr<const Model> m;
-    s = Model::Load(bytes.data(), bytes.size(), &m);
+    Status s = Model::Load(bytes.data(), bytes.size(), &m);
     if (!s.ok()) throw Failure{"internal error: the converted model does not load: " + s.message()};
 
     std::ofstream out(args.output, std::ios::binary | std::ios::trunc);

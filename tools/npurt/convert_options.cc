@@ -606,3 +606,29 @@ void ImportGraph(const std::string& model, const compiler::CompileOptions& optio
 
 }  // namespace cli
 }  // namespace npurt
+
+namespace npurt {
+namespace cli {
+
+compiler::CompileOptions ConvertModel(const ConvertArgs& args, std::vector<uint8_t>* bytes,
+                                      compiler::BuildReport* report) {
+  bool reorder_all = false;
+  const compiler::CompileOptions o = ToCompileOptions(args, &reorder_all);
+  Status s;
+  if (o.dynamic_input.empty()) {
+    // CompileOnnxFile's steps, with the bare --reorder-channels applied between them.
+    compiler::Graph graph;
+    ImportGraph(args.model, o, reorder_all, &graph);
+    s = compiler::Build(o, &graph, bytes, report);
+  } else {
+    if (reorder_all) {
+      throw Failure{"--dynamic-input needs --reorder-channels with a value per input (true/false), not bare"};
+    }
+    s = compiler::CompileOnnxFile(args.model, o, bytes, report);
+  }
+  if (!s.ok()) throw Failure{s.message()};
+  return o;
+}
+
+}  // namespace cli
+}  // namespace npurt

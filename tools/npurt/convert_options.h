@@ -76,6 +76,11 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
 // --reorder-channels, which ImportGraph applies to every 4-D float input.
 compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder_all);
 
+// The conversion itself (`npurt convert`, rknn_convert, the Python toolkit's build): the model file's
+// bytes and the build report; returns the compile options it used. Throws Failure.
+compiler::CompileOptions ConvertModel(const ConvertArgs& args, std::vector<uint8_t>* bytes,
+                                      compiler::BuildReport* report);
+
 // compiler::ImportAndOptimize, plus the bare --reorder-channels.
 void ImportGraph(const std::string& model, const compiler::CompileOptions& options, bool reorder_all,
                  compiler::Graph* graph);

@@ -257,11 +257,7 @@ class RKNN(session.CoreMasks):
     @_api("load_rknn")
     def load_rknn(self, path):
         """Reads a model file; unlike the vendor's toolkit, init_runtime then runs it on this machine."""
-        with open(path, "rb") as f:
-            model = f.read()
-        # rknn_init with the model-info flag checks the file without preparing it.
-        _npurt.Runtime(model, _npurt.RKNN_FLAG_COLLECT_MODEL_INFO_ONLY).release()
-        self._model = model
+        self._model = session.read_model(path)
         self._float_model = None
         self._loaded = None
         return 0
@@ -338,7 +334,6 @@ class RKNN(session.CoreMasks):
         swap = self._quant_img_rgb2bgr
         report = _npurt.analyze_accuracy(self._float_model, self._model, len(self._loaded["inputs"]), [list(inputs)],
                                          swap, output_dir, "accuracy_analysis: " + self._args.model)
-        self._accuracy = report
         for o in report["outputs"]:
             self._log.i("accuracy_analysis: output '%s' cos %.6f euc %.5g" % (o["name"], o["cos"], o["euc"]))
         return 0

@@ -17,9 +17,7 @@ class RKNNLite(session.CoreMasks):
     def load_rknn(self, path):
         """Reads and checks a model file."""
         try:
-            with open(path, "rb") as f:
-                model = f.read()
-            _npurt.Runtime(model, _npurt.RKNN_FLAG_COLLECT_MODEL_INFO_ONLY).release()
+            model = session.read_model(path)
         except Exception as e:  # the vendor's methods fail with a return value, never raise
             self._fail("load_rknn", e)
             return -1
