@@ -42,26 +42,30 @@ demo: build
 # fuzzer for CONFIG_FUZZ_SECONDS (-close_fd_mask=2: the parser's warnings are silenced, not its crash reports).
 test: check test-sanitize test-tsan test-arm fuzz
 
+# ctest, then the line saying which CPU target it ran and how many tests it skipped for lack of an
+# instruction set (tests/common/isa_report.cmake), when tests failed too.
+ctest_and_report = ctest --output-on-failure -j $(JOBS) $(1); status=$$?; cat Testing/isa_report.txt; exit $$status
+
 check: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_DIR) && $(call ctest_and_report)
 
 test-sanitize: setup
 	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
 	  "-DCMAKE_C_FLAGS_DEBUG=-O1 -g1" -DNPURT_SANITIZE=ON -DNPURT_BUILD_TOOLS=OFF
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS)
+	  $(call ctest_and_report)
 
 # What runs on several threads: concurrent and duplicated contexts, async
 # frames, core masks (the thread pool splitting ops), dynamic shape switches,
 # memory calls racing runs, and the board-style threaded programs.
-TSAN_TARGETS = npurt_api_tests npurt_unit_tests board_apps npurt_make_test_models
-TSAN_TESTS   = ^api\.(Concurrency|Async|CoreMask|DynamicShape|RunTest|MemoryStress|ZeroCopy)|ThreadPool|^board_apps\.|^make_test_models$$
+TSAN_TARGETS = npurt_api_tests npurt_unit_tests board_apps npurt_make_test_models npurt_isa_report
+TSAN_TESTS   = ^api\.(Concurrency|Async|CoreMask|DynamicShape|RunTest|MemoryStress|ZeroCopy)|ThreadPool|^board_apps\.|^make_test_models$$|^isa_skips_report$$
 test-tsan: setup
 	cmake -S . -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPURT_TSAN=ON -DNPURT_BUILD_TOOLS=OFF
 	cmake --build $(TSAN_DIR) -j $(JOBS) --target $(TSAN_TARGETS)
 	cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-	  ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'
+	  $(call ctest_and_report,-R '$(TSAN_TESTS)')
 
 # The runtime cross-built for 64-bit ARM boards (Debian's g++-aarch64-linux-gnu) and checked under
 # qemu-aarch64: every operator test, the board-style C programs on the fixture models the build
@@ -72,7 +76,7 @@ test-arm: build
 	cmake -S . -B $(ARM_DIR) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
 	  -DCMAKE_BUILD_TYPE=Release -DNPURT_BUILD_COMPILER=OFF -DNPURT_ARM_TEST_MODEL_DIR=$(abspath $(ARM_DIR))/models
 	cmake --build $(ARM_DIR) -j $(JOBS)
-	cd $(ARM_DIR) && ctest --output-on-failure -j $(JOBS)
+	cd $(ARM_DIR) && $(call ctest_and_report)
 
 fuzz: setup
 	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \

@@ -14,7 +14,8 @@
 # int8 (PRECISION=int8, the default): each model is calibrated on a small set
 # of rendered lines / pages and OpenCV photos written by make_ocr_sets
 # (bench/quant_accuracy; none of them is the demo image) with npurt's default
-# recipe. PRECISION=float converts the float models.
+# recipe, plus INT8_FLAGS (e.g. bench/speed/run.sh's plain w8a8 flags).
+# PRECISION=float converts the float models.
 #
 #   convert_models.sh NPURT MODEL_DIR OUT_DIR [MAKE_OCR_SETS]
 set -eu
@@ -26,6 +27,7 @@ npurt=$1 models=$2 out=$3
 make_sets=${4:-}
 rec_width=${REC_WIDTH:-1600}
 precision=${PRECISION:-int8}
+int8_flags=${INT8_FLAGS:-}
 mkdir -p "$out"
 
 det_q="" cls_q="" rec_q=""
@@ -39,9 +41,9 @@ case $precision in
     sets=$out/calibration
     "$make_sets" --keys "$models/ppocr_keys_v1.txt" --out "$sets" --rec-width "$rec_width" \
       --rec-eval 1 --rec-calib 24 --cls-eval 2 --cls-calib 32 --det-eval-pages 1 > /dev/null
-    det_q="--quantize --dataset $sets/det/calib.txt"
-    cls_q="--quantize --dataset $sets/cls/calib.txt"
-    rec_q="--quantize --dataset $sets/rec/calib.txt"
+    det_q="--quantize --dataset $sets/det/calib.txt $int8_flags"
+    cls_q="--quantize --dataset $sets/cls/calib.txt $int8_flags"
+    rec_q="--quantize --dataset $sets/rec/calib.txt $int8_flags"
     ;;
   *)
     echo "$0: PRECISION must be int8 or float, got '$precision'" >&2

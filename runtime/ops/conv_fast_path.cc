@@ -65,25 +65,25 @@ Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   if (has_residual_) residual_ = *residual;
   const size_t out_elements = static_cast<size_t>(y.num_elements());
   residual_bytes_ = has_residual_ ? RoundUp64(out_elements * DataTypeSize(residual_.type)) : 0;
-  if (quant != nullptr && ActiveCpuTarget() < CpuTarget::kAvx512Vnni) return PrepareFloatSums(node, p, *quant, transposed);
-  if (!OnednnConv::Supports(p, quant != nullptr)) return Status::Ok();
-  if (quant != nullptr && (x.dtype != DataType::kInt8 || y.dtype != DataType::kInt8 ||
-                           (has_residual_ && residual_.type != DataType::kInt8))) {
-    return PrepareAccumulating(node, p, *quant, transposed);
+  if (quant != nullptr) {
+    // Quantized convolutions sum exactly and npurt requantizes the sums as the reference does, so every
+    // CPU target gives the reference's bits: int32 sums in oneDNN's VNNI kernels, float sums kept exact
+    // without VNNI.
+    return ActiveCpuTarget() >= CpuTarget::kAvx512Vnni ? PrepareAccumulating(node, p, *quant, transposed)
+                                                       : PrepareFloatSums(node, p, *quant, transposed);
   }
-  // Float only: measured on AVX2, where int8 takes the float-sum path; oneDNN's VNNI int8 kernels keep
-  // their strides until measured there.
+  if (!OnednnConv::Supports(p, false)) return Status::Ok();
   ConvParams dense = p;
-  subsampled_ = quant == nullptr && SubsampledPointwise(p, transposed, &dense, &subsample_);
+  subsampled_ = SubsampledPointwise(p, transposed, &dense, &subsample_);
   std::unique_ptr<OnednnConv> conv;
-  const Status s = OnednnConv::Create(dense, quant, node->inputs[1]->data, b != nullptr ? b->data : nullptr,
+  const Status s = OnednnConv::Create(dense, node->inputs[1]->data, b != nullptr ? b->data : nullptr,
                                       ThreadPool::HardwareThreads(), &conv, transposed, nullptr,
                                       has_residual_ ? &residual_ : nullptr);
   if (!s.ok()) {
     NPURT_LOG(kDebug, "Conv '%s': reference kernel (%s)", node->name.c_str(), s.message().c_str());
     return Status::Ok();
   }
-  elem_ = quant != nullptr ? 1 : 4;
+  elem_ = 4;
   // The NHWC input: x relaid, or the pixels a subsampled convolution reads.
   const int64_t staged = subsampled_ ? p.batch * p.out[1] * p.out[2] * p.in_channels : x.num_elements();
   input_bytes_ = RoundUp64(static_cast<size_t>(staged) * elem_);
@@ -179,15 +179,20 @@ Status ConvFastPath::PrepareAccumulating(OpNode* node, const ConvParams& p, cons
                                          bool transposed) {
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
+  auto codes = [](DataType t) { return t == DataType::kInt8 || t == DataType::kInt16; };
+  if (!OnednnConv::Supports(p, true) || !codes(x.dtype) || !codes(y.dtype) ||
+      node->inputs[1]->dtype != DataType::kInt8 || (has_residual_ && !codes(residual_.type))) {
+    return Status::Ok();
+  }
   const bool int16_input = x.dtype == DataType::kInt16;
   const int32_t zp = quant.input_zero_point;
   OnednnConvAccumulate high{false, int16_input ? (zp >> 8) : zp};  // arithmetic shift: floor(zp / 256)
   OnednnConvAccumulate low{true, zp & 255};
   std::unique_ptr<OnednnConv> high_conv, low_conv;
   const int slices = ThreadPool::HardwareThreads();
-  Status s = OnednnConv::Create(p, nullptr, node->inputs[1]->data, nullptr, slices, &high_conv, transposed, &high);
+  Status s = OnednnConv::Create(p, node->inputs[1]->data, nullptr, slices, &high_conv, transposed, &high);
   if (s.ok() && int16_input) {
-    s = OnednnConv::Create(p, nullptr, node->inputs[1]->data, nullptr, slices, &low_conv, transposed, &low);
+    s = OnednnConv::Create(p, node->inputs[1]->data, nullptr, slices, &low_conv, transposed, &low);
   }
   if (!s.ok()) {
     NPURT_LOG(kDebug, "%s '%s': reference kernel (%s)", node->def->name, node->name.c_str(), s.message().c_str());
@@ -202,7 +207,8 @@ Status ConvFastPath::PrepareAccumulating(OpNode* node, const ConvParams& p, cons
   size_t per_item = RoundUp64(high_conv->scratch_bytes_per_slice());
   if (low_conv) per_item = std::max(per_item, RoundUp64(low_conv->scratch_bytes_per_slice()));
   node->scratch_bytes = input_bytes_ + output_bytes_ + residual_bytes_ + items * per_item;
-  node->kernel = "onednn_int16:" + high_conv->implementation();
+  node->kernel = std::string(int16_input ? "onednn_s32sum_int16:" : "onednn_s32sum:") + high_conv->implementation();
+  node->channels_last_io = true;
   quant_ = quant;
   activation_ = p.activation;
   accumulating_ = true;
@@ -239,7 +245,15 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
   const Tensor& w = *node->inputs[1];
-  if (w.dtype != DataType::kInt8) return Status::Ok();
+  if (w.dtype != DataType::kInt8 || (x.dtype != DataType::kInt8 && x.dtype != DataType::kInt16)) return Status::Ok();
+  const int64_t taps = p.kernel[1] * p.kernel[2];
+  const int64_t weight_sum = transposed ? MaxAbsWeightSum(w.as<int8_t>(), p.in_channels, p.out_channels / p.groups, taps)
+                                        : MaxAbsWeightSum(w.as<int8_t>(), 1, p.out_channels, w.num_elements() / p.out_channels);
+  if (!ChooseFloatSumSplit(x.dtype, quant.input_zero_point, weight_sum, &split_)) {
+    NPURT_LOG(kDebug, "%s '%s': reference kernel (float sums could round: weights of absolute sum %lld)",
+              node->def->name, node->name.c_str(), static_cast<long long>(weight_sum));
+    return Status::Ok();
+  }
   std::vector<float> weights(static_cast<size_t>(w.num_elements()));
   const int8_t* codes = w.as<int8_t>();
   for (size_t i = 0; i < weights.size(); ++i) weights[i] = codes[i];
@@ -249,8 +263,7 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
   const int64_t float_bytes = (x.num_elements() + y.num_elements()) * 4 / p.batch;
   const int64_t bands = std::max<int64_t>(threads, (float_bytes + kFloatSumBandBytes - 1) / kFloatSumBandBytes);
   std::unique_ptr<OnednnConv> conv;
-  const Status s = OnednnConv::Create(sums, nullptr, weights.data(), nullptr, static_cast<int>(bands), &conv,
-                                      transposed);
+  const Status s = OnednnConv::Create(sums, weights.data(), nullptr, static_cast<int>(bands), &conv, transposed);
   if (!s.ok()) {
     NPURT_LOG(kDebug, "%s '%s': reference kernel (%s)", node->def->name, node->name.c_str(), s.message().c_str());
     return Status::Ok();
@@ -267,10 +280,12 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
   output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * 2);
   band_input_bytes_ = RoundUp64(static_cast<size_t>(band_in) * 4);
   band_sums_bytes_ = RoundUp64(static_cast<size_t>(band_out) * 4);
-  slot_bytes_ = band_input_bytes_ + band_sums_bytes_ + RoundUp64(conv->scratch_bytes_per_slice());
+  slot_bytes_ = (band_input_bytes_ + band_sums_bytes_) * static_cast<size_t>(split_.pieces) +
+                RoundUp64(conv->scratch_bytes_per_slice());
   slots_ = threads;
   node->scratch_bytes = input_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
   node->kernel = std::string(subsampled_ ? "onednn_f32sum_subsampled:" : "onednn_f32sum:") + conv->implementation();
+  if (split_.pieces == 2) node->kernel += " in 2 pieces";
   node->channels_last_io = true;
   quant_ = quant;
   activation_ = p.activation;
@@ -312,9 +327,21 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
   ParallelFor(workers, workers, [&](int64_t first_worker, int64_t end_worker) {
     for (int64_t worker = first_worker; worker < end_worker; ++worker) {
       uint8_t* mine = slots + static_cast<size_t>(worker) * slot_bytes_;
+      const bool two = split_.pieces == 2;
       float* band_input = reinterpret_cast<float*>(mine);
       float* band_sums = reinterpret_cast<float*>(mine + band_input_bytes_);
-      uint8_t* library_scratch = mine + band_input_bytes_ + band_sums_bytes_;
+      float* low_input = two ? reinterpret_cast<float*>(mine + band_input_bytes_ + band_sums_bytes_) : nullptr;
+      float* low_sums = two ? reinterpret_cast<float*>(mine + band_input_bytes_ * 2 + band_sums_bytes_) : nullptr;
+      uint8_t* library_scratch = mine + (band_input_bytes_ + band_sums_bytes_) * static_cast<size_t>(split_.pieces);
+      // `count` codes to float (x - zero point), or to its two pieces, at element `at` of the band.
+      auto to_float = [&](const uint8_t* from, int64_t at, int64_t count) {
+        if (two) {
+          codes_to_float_pieces__avx2(from, x.dtype, quant_.input_zero_point, split_.shift, band_input + at,
+                                      low_input + at, WorkRange{0, count});
+        } else {
+          codes_to_float__avx2(from, x.dtype, quant_.input_zero_point, band_input + at, WorkRange{0, count});
+        }
+      };
       for (int64_t i = worker * items / workers, end = (worker + 1) * items / workers; i < end; ++i) {
         const int64_t n = i / conv_->slices();
         const int slice = static_cast<int>(i % conv_->slices());
@@ -326,21 +353,20 @@ Status ConvFastPath::EvalFloatSums(OpNode* node) const {
           const uint8_t* image = codes + static_cast<size_t>(n * in_spatial * in_channels) * in_elem;
           for (int64_t q = first, end = first + span.output_elements / out_channels; q < end; ++q) {
             const int64_t pixel = q / g.out_w * g.stride_h * g.in_w + q % g.out_w * g.stride_w;
-            codes_to_float__avx2(image + static_cast<size_t>(pixel * in_channels) * in_elem, x.dtype,
-                                 quant_.input_zero_point, band_input + (q - first) * in_channels,
-                                 WorkRange{0, in_channels});
+            to_float(image + static_cast<size_t>(pixel * in_channels) * in_elem, (q - first) * in_channels,
+                     in_channels);
           }
         } else {
-          codes_to_float__avx2(codes + static_cast<size_t>(span.input_offset) * in_elem, x.dtype,
-                               quant_.input_zero_point, band_input, WorkRange{0, span.input_elements});
+          to_float(codes + static_cast<size_t>(span.input_offset) * in_elem, 0, span.input_elements);
         }
-        if (!conv_->RunBand(n, slice, band_input, band_sums, library_scratch).ok()) {
+        if (!conv_->RunBand(n, slice, band_input, band_sums, library_scratch).ok() ||
+            (two && !conv_->RunBand(n, slice, low_input, low_sums, library_scratch).ok())) {
           failed.store(true, std::memory_order_relaxed);
           continue;
         }
         requantize_float_rows__avx2(RowsFrom(rq, span.output_offset), band_sums,
                                     out + static_cast<size_t>(span.output_offset) * out_elem,
-                                    WorkRange{0, span.output_elements / out_channels});
+                                    WorkRange{0, span.output_elements / out_channels}, low_sums, split_.shift);
       }
     }
   });
@@ -371,21 +397,29 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   uint8_t* residual_nhwc = node->scratch + input_bytes_ + output_bytes_;
   uint8_t* per_item = residual_nhwc + residual_bytes_;
 
-  // NCHW -> NHWC (tiled), then an int16 input is cut into its high and low bytes, both passes streaming.
+  // NHWC codes: channels-last tensors are read and written in place, NCHW ones relaid (tiled); an int16
+  // input is then cut into its high and low bytes, both passes streaming.
   const int in_threads = ThreadsFor(*node, x.num_elements());
-  ParallelFor(batch * in_spatial, in_threads, [&](int64_t begin, int64_t end) {
-    nchw_to_nhwc(x.data, int16_input ? static_cast<void*>(staged_input) : high, batch, in_channels, in_spatial,
-                 int16_input ? 2 : 1, WorkRange{begin, end});
-  });
+  const void* codes = x.data;
+  if (!x.channels_last) {
+    void* relaid = int16_input ? static_cast<void*>(staged_input) : high;
+    ParallelFor(batch * in_spatial, in_threads, [&](int64_t begin, int64_t end) {
+      nchw_to_nhwc(x.data, relaid, batch, in_channels, in_spatial, int16_input ? 2 : 1, WorkRange{begin, end});
+    });
+    codes = relaid;
+  }
+  const void* high_codes = codes;
   if (int16_input) {
+    const int16_t* wide = static_cast<const int16_t*>(codes);
     ParallelFor(static_cast<int64_t>(in_elements), in_threads, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
-        high[i] = static_cast<int8_t>(staged_input[i] >> 8);
-        low[i] = static_cast<uint8_t>(staged_input[i] & 255);
+        high[i] = static_cast<int8_t>(wide[i] >> 8);
+        low[i] = static_cast<uint8_t>(wide[i] & 255);
       }
     });
+    high_codes = high;
   }
-  NPURT_RETURN_IF_ERROR(RunBands(*conv_, batch, node->threads, high, high_sum, per_item));
+  NPURT_RETURN_IF_ERROR(RunBands(*conv_, batch, node->threads, high_codes, high_sum, per_item));
   if (low_conv_) NPURT_RETURN_IF_ERROR(RunBands(*low_conv_, batch, node->threads, low, low_sum, per_item));
 
   // acc = bias + 256 * high sum + low sum, requantized as the reference does (in NHWC order), then to NCHW.
@@ -393,12 +427,15 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   const int out_threads = ThreadsFor(*node, y.num_elements() * 4);
   RequantizeRowsParams rq = RequantizeParams(*node);
   rq.residual.data = ResidualNhwc(*node, residual_nhwc);
+  void* out = y.channels_last ? y.data : staged_output;
   ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
-    requantize_rows__avx512(rq, high_sum, int16_input ? low_sum : nullptr, staged_output, WorkRange{begin, end});
+    requantize_rows__avx512(rq, high_sum, int16_input ? low_sum : nullptr, out, WorkRange{begin, end});
   });
-  ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
-    nhwc_to_nchw(staged_output, y.data, batch, out_channels, out_spatial, out16 ? 2 : 1, WorkRange{begin, end});
-  });
+  if (!y.channels_last) {
+    ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
+      nhwc_to_nchw(staged_output, y.data, batch, out_channels, out_spatial, out16 ? 2 : 1, WorkRange{begin, end});
+    });
+  }
   return Status::Ok();
 }
 #endif

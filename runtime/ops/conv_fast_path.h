@@ -12,6 +12,7 @@
 #include "runtime/kernels/ref/fused_activation.h"
 #include "runtime/kernels/ref/layout.h"
 #include "runtime/kernels/x86/requantize_rows.h"  // a plain struct: any CPU
+#include "runtime/ops/float_sum_split.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -62,15 +63,14 @@ class ConvFastPath {
   bool accumulating_ = false;
   std::unique_ptr<OnednnConv> low_conv_;
   // Float-sum mode (quantized convolutions on CPUs without VNNI, where oneDNN's int8 kernels halve the
-  // weights): the codes, as float (x - zero point) and float weights, are summed by a float32 library
-  // convolution, exactly while partial sums stay below 2^24 (int8 products are below 2^15: hundreds of taps
-  // at full scale), and npurt requantizes the sums as the reference. Past 2^24 a sum rounds to float
-  // before the reference's int32 one would; its output then differs from the reference where the
-  // requantized value sits within that rounding of a tie.
+  // weights): the codes, as float (x - zero point), and float weights are summed by a float32 library
+  // convolution, kept exact (in two pieces where one could round: runtime/ops/float_sum_split.h), and npurt
+  // requantizes the sums as the reference.
   bool float_sums_ = false;
   static constexpr int64_t kFloatSumBandBytes = 256 << 10;  // a band's float input + sums, at most about
   size_t band_input_bytes_ = 0, band_sums_bytes_ = 0;      // per thread: a band's float input, its sums
-  size_t slot_bytes_ = 0;                                  // and the library's scratch
+  size_t slot_bytes_ = 0;                                  // (per piece) and the library's scratch
+  FloatSumSplit split_;
   int slots_ = 1;                                          // threads with a slot of scratch
   // A strided 1x1 convolution without padding runs as a 1x1 of stride 1 on the pixels it reads, picked
   // out into the input staging (float) or by the float conversion (float sums).

@@ -36,11 +36,9 @@ Status GemmFastPath::Prepare(OpNode* node, const GemmFastShape& shape, const Ten
   const Tensor& b = *node->inputs[1];
   const Tensor& y = *node->outputs[0];
   if (!node->may_pack_constants || !b.constant || (bias != nullptr && !bias->constant)) return Status::Ok();
-  if (shape.quantized && (ActiveCpuTarget() < CpuTarget::kAvx512Vnni || a.dtype == DataType::kInt16 ||
-                          y.dtype == DataType::kInt16)) {
-    return PrepareFloatSums(node, shape, bias);
-  }
-  const DataType type = shape.quantized ? DataType::kInt8 : DataType::kFloat32;
+  // Quantized: exact float sums, requantized by npurt as the reference does, on every CPU target.
+  if (shape.quantized) return PrepareFloatSums(node, shape, bias);
+  const DataType type = DataType::kFloat32;
   if (a.dtype != type || b.dtype != type || y.dtype != type) return Status::Ok();
   OnednnMatMulShape s;
   s.m = shape.rows;
@@ -48,15 +46,10 @@ Status GemmFastPath::Prepare(OpNode* node, const GemmFastShape& shape, const Ten
   s.k = shape.k;
   s.trans_b = shape.trans_b;
   s.activation = shape.activation;
-  if (!OnednnMatMul::Supports(s, shape.quantized)) return Status::Ok();
-  OnednnMatMulQuant q;
-  q.a_zero_point = shape.a_zero_point;
-  q.acc_scale = shape.acc_scale.data();
-  q.output_scale = shape.output_scale;
-  q.output_zero_point = shape.output_zero_point;
+  if (!OnednnMatMul::Supports(s)) return Status::Ok();
   std::unique_ptr<OnednnMatMul> matmul;
-  const Status st = OnednnMatMul::Create(s, shape.quantized ? &q : nullptr, b.data,
-                                         bias != nullptr ? bias->data : nullptr, ThreadPool::HardwareThreads(), &matmul);
+  const Status st = OnednnMatMul::Create(s, b.data, bias != nullptr ? bias->data : nullptr,
+                                         ThreadPool::HardwareThreads(), &matmul);
   if (!st.ok()) {
     NPURT_LOG(kDebug, "%s '%s': reference kernel (%s)", node->def->name, node->name.c_str(), st.message().c_str());
     return Status::Ok();
@@ -108,21 +101,29 @@ Status GemmFastPath::PrepareFloatSums(OpNode* node, const GemmFastShape& shape, 
   s.n = shape.n;
   s.k = shape.k;
   s.trans_b = shape.trans_b;  // the activation applies after the bias, in the requantization
-  if (!OnednnMatMul::Supports(s, false)) return Status::Ok();
-  std::vector<float> weights(static_cast<size_t>(b.num_elements()));
+  if (!OnednnMatMul::Supports(s)) return Status::Ok();
   const int8_t* codes = b.as<int8_t>();
+  const int64_t weight_sum = shape.trans_b ? MaxAbsWeightSum(codes, 1, shape.n, shape.k)
+                                           : MaxAbsWeightSum(codes, shape.k, shape.n, 1);
+  if (!ChooseFloatSumSplit(a.dtype, shape.a_zero_point, weight_sum, &split_)) {
+    NPURT_LOG(kDebug, "%s '%s': reference kernel (float sums could round: weights of absolute sum %lld)",
+              node->def->name, node->name.c_str(), static_cast<long long>(weight_sum));
+    return Status::Ok();
+  }
+  std::vector<float> weights(static_cast<size_t>(b.num_elements()));
   for (size_t i = 0; i < weights.size(); ++i) weights[i] = codes[i];
   std::unique_ptr<OnednnMatMul> matmul;
-  const Status st = OnednnMatMul::Create(s, nullptr, weights.data(), nullptr, ThreadPool::HardwareThreads(), &matmul);
+  const Status st = OnednnMatMul::Create(s, weights.data(), nullptr, ThreadPool::HardwareThreads(), &matmul);
   if (!st.ok()) {
     NPURT_LOG(kDebug, "%s '%s': reference kernel (%s)", node->def->name, node->name.c_str(), st.message().c_str());
     return Status::Ok();
   }
   a_bytes_ = RoundUp64(static_cast<size_t>(shape.rows * shape.k) * 4);
   sums_bytes_ = RoundUp64(static_cast<size_t>(shape.rows * shape.n) * 4);
-  node->scratch_bytes =
-      a_bytes_ + sums_bytes_ + static_cast<size_t>(matmul->slices()) * RoundUp64(matmul->scratch_bytes_per_slice());
+  node->scratch_bytes = (a_bytes_ + sums_bytes_) * static_cast<size_t>(split_.pieces) +
+                        static_cast<size_t>(matmul->slices()) * RoundUp64(matmul->scratch_bytes_per_slice());
   node->kernel = "onednn_f32sum:" + matmul->implementation();
+  if (split_.pieces == 2) node->kernel += " in 2 pieces";
   shape_ = shape;
   bias_ = bias;
   float_sums_ = true;
@@ -133,13 +134,23 @@ Status GemmFastPath::PrepareFloatSums(OpNode* node, const GemmFastShape& shape, 
 Status GemmFastPath::EvalFloatSums(OpNode* node) const {
   const Tensor& a = *node->inputs[0];
   Tensor& y = *node->outputs[0];
+  const bool two = split_.pieces == 2;
   float* a_float = reinterpret_cast<float*>(node->scratch);
   float* sums = reinterpret_cast<float*>(node->scratch + a_bytes_);
+  float* low_a = two ? reinterpret_cast<float*>(node->scratch + a_bytes_ + sums_bytes_) : nullptr;
+  float* low_sums = two ? reinterpret_cast<float*>(node->scratch + a_bytes_ * 2 + sums_bytes_) : nullptr;
+  uint8_t* library_scratch = node->scratch + (a_bytes_ + sums_bytes_) * static_cast<size_t>(split_.pieces);
   const int64_t a_elements = shape_.rows * shape_.k;
   ParallelFor(a_elements, ThreadsFor(*node, a_elements), [&](int64_t begin, int64_t end) {
-    codes_to_float__avx2(a.data, a.dtype, shape_.a_zero_point, a_float, WorkRange{begin, end});
+    if (two) {
+      codes_to_float_pieces__avx2(a.data, a.dtype, shape_.a_zero_point, split_.shift, a_float, low_a,
+                                  WorkRange{begin, end});
+    } else {
+      codes_to_float__avx2(a.data, a.dtype, shape_.a_zero_point, a_float, WorkRange{begin, end});
+    }
   });
-  NPURT_RETURN_IF_ERROR(RunSlices(node->threads, a_float, sums, node->scratch + a_bytes_ + sums_bytes_));
+  NPURT_RETURN_IF_ERROR(RunSlices(node->threads, a_float, sums, library_scratch));
+  if (two) NPURT_RETURN_IF_ERROR(RunSlices(node->threads, low_a, low_sums, library_scratch));
   RequantizeRowsParams rq;
   rq.channels = shape_.n;
   rq.bias = bias_ != nullptr ? bias_->as<int32_t>() : nullptr;
@@ -151,7 +162,7 @@ Status GemmFastPath::EvalFloatSums(OpNode* node) const {
   rq.out_max = shape_.output_max;
   rq.out_type = y.dtype;
   ParallelFor(shape_.rows, ThreadsFor(*node, shape_.rows * shape_.n * 4), [&](int64_t begin, int64_t end) {
-    requantize_float_rows__avx2(rq, sums, y.data, WorkRange{begin, end});
+    requantize_float_rows__avx2(rq, sums, y.data, WorkRange{begin, end}, low_sums, split_.shift);
   });
   return Status::Ok();
 }

@@ -10,6 +10,7 @@
 
 #include "runtime/core/status.h"
 #include "runtime/kernels/ref/fused_activation.h"
+#include "runtime/ops/float_sum_split.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -50,10 +51,11 @@ class GemmFastPath {
   Status RunSlices(int threads, const void* a, void* output, uint8_t* scratch) const;
 
   std::unique_ptr<OnednnMatMul> matmul_;
-  // Float-sum mode (as ConvFastPath's: CPUs without VNNI, and int16 A or Y, which oneDNN's int8 matmul
-  // does not take): A's codes as float (a - zero point) times B's as float in a float32 matmul, exact
-  // while partial sums stay below 2^24, then requantized by npurt as the reference does.
+  // Float-sum mode (every quantized Gemm / MatMul): A's codes as float (a - zero point) times B's as float
+  // in a float32 matmul, kept exact (in two pieces where one could round: runtime/ops/float_sum_split.h),
+  // then requantized by npurt as the reference does.
   bool float_sums_ = false;
+  FloatSumSplit split_;
   GemmFastShape shape_;
   const Tensor* bias_ = nullptr;  // int32, N values, or nullptr
   size_t a_bytes_ = 0, sums_bytes_ = 0;

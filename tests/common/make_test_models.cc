@@ -1,5 +1,6 @@
 // Writes the fixture models (tests/common/test_models.h) into a directory:
-// conv_relu_pool.rknn, add_mul.rknn and dynamic_conv_relu_pool.rknn (three shape sets).
+// conv_relu_pool.rknn, add_mul.rknn, dynamic_conv_relu_pool.rknn (three shape sets) and
+// conv_relu_pool_int8.rknn.
 #include <cstdio>
 #include <string>
 #include <sys/stat.h>
@@ -27,7 +28,8 @@ int main(int argc, char** argv) {
   using namespace npurt::testing;
   if (!Write(dir + "/conv_relu_pool.rknn", EmitOrDie(ConvReluPoolGraph(), "rk3588", "fixture: conv_relu_pool")) ||
       !Write(dir + "/add_mul.rknn", EmitOrDie(AddMulGraph())) ||
-      !Write(dir + "/dynamic_conv_relu_pool.rknn", DynamicConvReluPoolModel())) {
+      !Write(dir + "/dynamic_conv_relu_pool.rknn", DynamicConvReluPoolModel()) ||
+      !Write(dir + "/conv_relu_pool_int8.rknn", ConvReluPoolInt8Model())) {
     std::fprintf(stderr, "cannot write models into %s\n", dir.c_str());
     return 1;
   }

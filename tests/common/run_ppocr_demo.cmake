@@ -1,27 +1,13 @@
-# The OCR demo end to end, as `make demo` runs it: converts the PaddleOCR
-# models (examples/ppocr/convert_models.sh), runs rknn_ppocr_demo on IMAGE and
-# fails unless the recognized lines equal EXPECTED line for line and the
-# annotated PNG was written.
-#   cmake -DNPURT= -DDEMO= -DCONVERT_SCRIPT= -DMAKE_OCR_SETS= -DMODEL_DIR= -DIMAGE= -DEXPECTED= -DWORK_DIR=
-#         [-DPRECISION=int8|float] -P run_ppocr_demo.cmake
-foreach(var NPURT DEMO CONVERT_SCRIPT MAKE_OCR_SETS MODEL_DIR IMAGE EXPECTED WORK_DIR)
+# The OCR demo end to end, as `make demo` runs it: runs rknn_ppocr_demo on IMAGE
+# with the models in WORK_DIR (converted by convert_ppocr_models.cmake, the
+# test's fixture) and fails unless the recognized lines equal EXPECTED line for
+# line and the annotated PNG was written.
+#   cmake -DDEMO= -DMODEL_DIR= -DIMAGE= -DEXPECTED= -DWORK_DIR= -P run_ppocr_demo.cmake
+foreach(var DEMO MODEL_DIR IMAGE EXPECTED WORK_DIR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_ppocr_demo.cmake: -D${var}=... is required")
   endif()
 endforeach()
-
-if(NOT EXISTS ${MODEL_DIR}/ppocr_keys_v1.txt)
-  message(FATAL_ERROR "PaddleOCR models not found in ${MODEL_DIR}: run scripts/setup.sh")
-endif()
-if(NOT DEFINED PRECISION)
-  set(PRECISION int8)
-endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -E env PRECISION=${PRECISION}
-  sh ${CONVERT_SCRIPT} ${NPURT} ${MODEL_DIR} ${WORK_DIR} ${MAKE_OCR_SETS}
-  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "model conversion failed (${rc}):\n${out}${err}")
-endif()
 
 get_filename_component(name ${IMAGE} NAME_WE)
 set(png ${WORK_DIR}/${name}.ocr.png)

@@ -42,6 +42,8 @@
 
 #include <google/protobuf/stubs/common.h>
 
+#include "runtime/kernels/dispatch.h"
+#include "tests/common/isa_skip_log.h"
 #include "tests/conformance/case_runner.h"
 
 #ifndef NPURT_ONNX_TESTDATA_DIR
@@ -65,6 +67,7 @@ struct Options {
   int jobs = 0;
   int timeout_s = 300;
   Tolerance tolerance;
+  std::string cpu_target;  // empty: the runtime's own choice
 };
 
 struct Job {
@@ -90,7 +93,9 @@ void Usage(FILE* f) {
                "                       1e-3 and 1e-7)\n"
                "  --min-cosine X       compare float outputs as whole tensors instead: cosine >= X and\n"
                "  --max-abs-rel Y      max abs diff <= Y * max|expected| (real models; prints both)\n"
-               "  --no-fork            run models in this process, one at a time\n",
+               "  --no-fork            run models in this process, one at a time\n"
+               "  --cpu-target T       run the kernels of T (ref, portable, avx2, avx512, avx512_vnni) as\n"
+               "                       NPURT_CPU_TARGET does; exit status 77 (skipped) when this CPU lacks T\n",
                NPURT_ONNX_TESTDATA_DIR);
 }
 
@@ -134,6 +139,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->verbose = true;
     } else if (a == "--list-unsupported") {
       o->list_unsupported = true;
+    } else if (a == "--cpu-target") {
+      if (!value(&o->cpu_target)) return false;
     } else if (a == "--no-fork") {
       o->fork = false;
     } else if (a == "--help" || a == "-h") {
@@ -508,6 +515,22 @@ int Main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, &o)) return 2;
   signal(SIGPIPE, SIG_IGN);  // a worker that died must not take the runner with it
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (!o.cpu_target.empty()) {
+    npurt::CpuTarget target;
+    if (!npurt::ParseCpuTarget(o.cpu_target.c_str(), &target)) {
+      std::fprintf(stderr, "npurt_conformance: --cpu-target '%s' is no CPU target\n", o.cpu_target.c_str());
+      return 2;
+    }
+    const npurt::CpuTarget detected = npurt::DetectedCpuTarget();
+    if (detected < target) {
+      std::printf("cpu target %s: skipped, this CPU has %s\n", o.cpu_target.c_str(), npurt::CpuTargetName(detected));
+      npurt::LogIsaSkip(target, "npurt_conformance --cpu-target " + o.cpu_target);
+      return npurt::kSkippedForLackOfIsa;
+    }
+    // Before librknnrt reads it (once per process): here and in every worker forked from here.
+    setenv("NPURT_CPU_TARGET", o.cpu_target.c_str(), 1);
+    std::printf("cpu target %s\n", o.cpu_target.c_str());
+  }
 
   bool any_failed = false;
   // op type -> suite -> count

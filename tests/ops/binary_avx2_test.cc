@@ -12,10 +12,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/binary.h"
 #include "runtime/kernels/ref/broadcast.h"
 #include "runtime/kernels/x86/binary_avx2.h"
+#include "tests/common/isa_skip.h"
 
 namespace npurt {
 namespace {
@@ -86,7 +86,7 @@ void ExpectQuantizedBitExact(uint32_t seed) {
 }
 
 TEST(QuantizedBinaryAvx2, BitExactWithReferenceForEveryTypeMix) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
   ExpectQuantizedBitExact<int8_t, int8_t, int8_t>(0xa201);
   ExpectQuantizedBitExact<int16_t, int16_t, int16_t>(0xa202);
   ExpectQuantizedBitExact<int16_t, int16_t, int8_t>(0xa203);
@@ -99,7 +99,7 @@ TEST(QuantizedBinaryAvx2, BitExactWithReferenceForEveryTypeMix) {
 }
 
 TEST(F32BinaryAvx2, BitExactWithReferenceNanAndInfinityIncluded) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
   std::mt19937 rng(0xf32c);
   std::uniform_real_distribution<float> value(-5.0f, 5.0f);
   std::uniform_int_distribution<int> pick(0, 19), len(1, 40);

@@ -10,10 +10,10 @@
 #include <random>
 #include <vector>
 
-#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/binary.h"
 #include "runtime/kernels/ref/broadcast.h"
 #include "runtime/kernels/x86/binary_avx512.h"
+#include "tests/common/isa_skip.h"
 
 namespace npurt {
 namespace {
@@ -71,17 +71,17 @@ void ExpectQuantizedBitExact(uint32_t seed) {
 }
 
 TEST(S8BinaryAvx512, BitExactWithReference) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx512) GTEST_SKIP() << "no AVX-512 on this CPU";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx512);
   ExpectQuantizedBitExact<int8_t>(0xb1a2);
 }
 
 TEST(S16BinaryAvx512, BitExactWithReference) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx512) GTEST_SKIP() << "no AVX-512 on this CPU";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx512);
   ExpectQuantizedBitExact<int16_t>(0xb1a3);
 }
 
 TEST(F32BinaryAvx512, BitExactWithReferenceNanAndInfinityIncluded) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx512) GTEST_SKIP() << "no AVX-512 on this CPU";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx512);
   std::mt19937 rng(0xf32b);
   std::uniform_real_distribution<float> value(-5.0f, 5.0f);
   std::uniform_int_distribution<int> pick(0, 19), len(1, 70);

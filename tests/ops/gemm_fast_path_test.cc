@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/kernels/dispatch.h"
+#include "tests/common/isa_skip.h"
 #include "tests/ops/int8_oracle.h"
 #include "tests/ops/kernel_harness.h"
 #include "tests/ops/op_runner.h"
@@ -52,7 +53,7 @@ std::vector<uint8_t> RunGemmOp(const GemmCase& c, std::string* kernel) {
 }
 
 TEST(GemmFastPath, FloatSumsGiveTheReferenceBitsWhileExact) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no float oneDNN path on this CPU target";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
   const ScopedCpuTargetCap no_vnni(CpuTarget::kAvx2);
   int optimized = 0, candidates = 0;
   int64_t compared = 0, differing = 0;

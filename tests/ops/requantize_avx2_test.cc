@@ -15,8 +15,8 @@
 #include <random>
 #include <vector>
 
-#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/quantize.h"
+#include "tests/common/isa_skip.h"
 #include "tests/ops/residual_codes.h"
 #include "runtime/kernels/x86/requantize_avx2.h"
 
@@ -24,7 +24,7 @@ namespace npurt {
 namespace {
 
 TEST(RequantizeFloatRowsAvx2, BitExactWithReference) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
   std::mt19937 rng(0xa2f1);
   std::uniform_int_distribution<int32_t> sum(-(1 << 24), 1 << 24), big_bias(-(1 << 30), 1 << 30), pick(0, 5);
   std::uniform_real_distribution<float> scale(1e-7f, 1e-3f);
@@ -86,7 +86,7 @@ TEST(RequantizeFloatRowsAvx2, BitExactWithReference) {
 }
 
 TEST(CodesToFloatAvx2, SubtractsTheZeroPointExactly) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
   std::vector<int8_t> c8(37);
   std::vector<int16_t> c16(37);
   for (size_t i = 0; i < c8.size(); ++i) {
@@ -103,7 +103,7 @@ TEST(CodesToFloatAvx2, SubtractsTheZeroPointExactly) {
 }
 
 TEST(QuantizePerTensorAvx2, BitExactWithReferenceBothWays) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
   std::mt19937 rng(0x9e7);
   std::uniform_real_distribution<float> value(-300.0f, 300.0f);
   std::uniform_int_distribution<int> pick(0, 29);

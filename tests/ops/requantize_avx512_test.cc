@@ -9,8 +9,8 @@
 #include <random>
 #include <vector>
 
-#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/quantize.h"
+#include "tests/common/isa_skip.h"
 #include "tests/ops/residual_codes.h"
 #include "runtime/kernels/x86/requantize_avx512.h"
 
@@ -18,7 +18,7 @@ namespace npurt {
 namespace {
 
 TEST(RequantizeRowsAvx512, BitExactWithReference) {
-  if (ActiveCpuTarget() < CpuTarget::kAvx512) GTEST_SKIP() << "no AVX-512 on this CPU";
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx512);
   std::mt19937 rng(0x7eb5);
   std::uniform_int_distribution<int32_t> sum(-(1 << 20), 1 << 20), small(-255 * 127 * 9, 255 * 127 * 9), pick(0, 5);
   std::uniform_real_distribution<float> scale(1e-6f, 1e-3f);

@@ -97,6 +97,19 @@ bool DepthToSpace(const ConvParams& p) {
   return p.groups == 1 && !(p.in[1] == 1 && p.kernel[1] > 1);
 }
 
+// Whether an output position along axis `d` of `p` reads only padding: none of its taps lands in the input.
+bool SomeOutputReadsOnlyPadding(const ConvParams& p, int d) {
+  for (int64_t o = 0; o < p.out[d]; ++o) {
+    bool reads_input = false;
+    for (int64_t k = 0; k < p.kernel[d] && !reads_input; ++k) {
+      const int64_t at = o * p.stride[d] - p.pad_begin[d] + k * p.dilation[d];
+      reads_input = at >= 0 && at < p.in[d];
+    }
+    if (!reads_input) return true;
+  }
+  return false;
+}
+
 // Tiles `per_channel` (m values of `elem` bytes) `times` times.
 std::vector<uint8_t> Tiled(const void* per_channel, int64_t m, size_t elem, int64_t times) {
   std::vector<uint8_t> out(static_cast<size_t>(m * times) * elem);
@@ -118,26 +131,30 @@ size_t OnednnConv::scratch_bytes_per_slice() const {
 }
 const std::string& OnednnConv::implementation() const { return impl_->implementation; }
 
-bool OnednnConv::Supports(const ConvParams& p, bool quantized) {
+bool OnednnConv::Supports(const ConvParams& p, bool accumulate) {
   const CpuTarget target = ActiveCpuTarget();
-  // Without VNNI oneDNN halves s8 weights (results off by up to 2 steps): int8 needs it.
-  if (quantized ? target < CpuTarget::kAvx512Vnni : target < CpuTarget::kAvx2) return false;
-  // HardSigmoid as two post-ops (linear, clip) before the output's linear one went wrong in oneDNN 2.6's
-  // int8 kernels (saturated to the wrong end): it stays on the reference kernel.
-  if (p.activation.kind == FusedActivation::kHardSigmoid) return false;
+  // Without VNNI oneDNN halves s8 weights (sums off by up to 2 steps): int8 sums need it.
+  if (accumulate ? target < CpuTarget::kAvx512Vnni : target < CpuTarget::kAvx2) return false;
+  // HardSigmoid as two post-ops (linear, clip) went wrong in oneDNN 2.6's int8 kernels (saturated to the
+  // wrong end) and was never tested in the float ones: float keeps it on the reference kernel.
+  if (!accumulate && p.activation.kind == FusedActivation::kHardSigmoid) return false;
   // 1-D and 2-D (a 3-D one with a single depth position that reads no padding is 2-D too).
   return p.in[0] == 1 && p.out[0] == 1 && p.kernel[0] == 1 && p.pad_begin[0] == 0;
 }
 
-Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights_data,
-                          const void* bias_data, int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed,
-                          const OnednnConvAccumulate* accumulate, const ConvResidual* residual) {
+bool OnednnConv::HasPaddingOnlyOutputs(const ConvParams& p) {
+  return SomeOutputReadsOnlyPadding(p, 1) || SomeOutputReadsOnlyPadding(p, 2);
+}
+
+Status OnednnConv::Create(const ConvParams& p, const void* weights_data, const void* bias_data, int max_slices,
+                          std::unique_ptr<OnednnConv>* out, bool transposed, const OnednnConvAccumulate* accumulate,
+                          const ConvResidual* residual) {
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
-  const bool q8 = quant != nullptr || accumulate != nullptr;  // int8 weights
+  const bool q8 = accumulate != nullptr;  // int8 weights
+  if (q8 && bias_data != nullptr) return NPURT_ERROR(kFail, "an accumulating convolution with a bias");
   if (residual != nullptr) {
-    const DataType want = quant != nullptr ? DataType::kInt8 : DataType::kFloat32;
-    if (transposed || accumulate != nullptr || residual->type != want) {
+    if (transposed || q8 || residual->type != DataType::kFloat32) {
       return NPURT_ERROR(kFail, "a residual of type %s in this convolution", DataTypeName(residual->type));
     }
     m.residual = true;
@@ -148,8 +165,8 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
   m.out_h = p.out[1];
   m.out_w = p.out[2];
   m.out_c = p.out_channels;
-  m.in_elem = m.out_elem = q8 ? 1 : 4;
-  if (accumulate != nullptr) m.out_elem = 4;  // int32
+  m.in_elem = q8 ? 1 : 4;
+  m.out_elem = 4;  // float32 or int32
   if (transposed && DepthToSpace(p)) {
     // Weights (C, M, kH, kW) -> (kH * kW * M, C, 1, 1); bias and scales repeat per kernel position.
     const int64_t C = p.in_channels, M = p.out_channels, KH = p.kernel[1], KW = p.kernel[2], blocks = KH * KW;
@@ -165,24 +182,15 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
       }
     }
     std::vector<uint8_t> bias;
-    if (bias_data != nullptr) bias = Tiled(bias_data, M, 4, blocks);  // float or int32
-    ConvQuantParams tiled_quant;
-    if (quant != nullptr) {
-      tiled_quant = *quant;
-      tiled_quant.acc_scale.clear();
-      for (int64_t k = 0; k < blocks; ++k) {
-        tiled_quant.acc_scale.insert(tiled_quant.acc_scale.end(), quant->acc_scale.begin(), quant->acc_scale.end());
-      }
-    }
+    if (bias_data != nullptr) bias = Tiled(bias_data, M, 4, blocks);  // float
     ConvParams pointwise = p;
     pointwise.out_channels = M * blocks;
     for (int d = 1; d <= 2; ++d) {
       pointwise.out[d] = p.in[d];
       pointwise.kernel[d] = pointwise.stride[d] = 1;
     }
-    NPURT_RETURN_IF_ERROR(Create(pointwise, quant != nullptr ? &tiled_quant : nullptr, weights.data(),
-                                 bias_data != nullptr ? bias.data() : nullptr, max_slices, &m.pointwise, false,
-                                 accumulate));
+    NPURT_RETURN_IF_ERROR(Create(pointwise, weights.data(), bias_data != nullptr ? bias.data() : nullptr, max_slices,
+                                 &m.pointwise, false, accumulate));
     m.shuffle_h = KH;
     m.shuffle_w = KW;
     int64_t largest = 0;
@@ -249,14 +257,18 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
     whole.pad_end = end_pad(other);
   }
 
-  const Dt act = q8 ? Dt::s8 : Dt::f32;
+  // oneDNN 2.6.3's brgconv kernels (avx512_core) get output positions that read only padding wrong: under a
+  // sum post-op they lose the bias there, and some such geometries crash in the JIT code
+  // (tests/ops/onednn_conv_test.cc, PaddingOnlyOutputs*). oneDNN offers no other implementation after
+  // brgconv for them, so they stay on the reference kernel (no real model pads by a whole kernel).
+  const bool avoid_brgconv = !transposed && HasPaddingOnlyOutputs(p);
   const memory::dim G = p.groups, OC = p.out_channels, IC = p.in_channels, KH = p.kernel[1], KW = p.kernel[2];
   const memory::dims w_dims = G == 1 ? memory::dims{OC, IC, KH, KW} : memory::dims{G, OC / G, IC / G, KH, KW};
   // ONNX ConvTranspose weights are (C, M / groups, kH, kW): oneDNN's "io" order.
   const Tag w_tag = transposed ? (G == 1 ? Tag::iohw : Tag::giohw) : (G == 1 ? Tag::oihw : Tag::goihw);
   const memory::desc w_user_md(w_dims, q8 ? Dt::s8 : Dt::f32, w_tag);
   const memory::desc w_any_md(w_dims, q8 ? Dt::s8 : Dt::f32, Tag::any);
-  const memory::desc b_md({OC}, q8 ? Dt::s32 : Dt::f32, Tag::x);
+  const memory::desc b_md({OC}, Dt::f32, Tag::x);
 
   OnednnSingleThread one_thread;
   const std::lock_guard<std::mutex> creating(OnednnCreationMutex());
@@ -266,7 +278,7 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops po;
     // A residual joins first, before the activation.
-    if (m.residual) po.append_sum(residual->scale, residual->zero_point, act);
+    if (m.residual) po.append_sum(1.0f);
     if (accumulate == nullptr) AppendActivation(p.activation, &po);
     const float* scale = p.activation.scale;
     const float* shift = p.activation.shift;
@@ -274,7 +286,7 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
                          std::all_of(shift, shift + OC, [shift](float v) { return v == *shift; });
     if (accumulate == nullptr && uniform) {
       // One scale and shift (PP-LCNetV3's affine blocks): an eltwise post-op, far cheaper in oneDNN's
-      // kernels than binary ones (it may fuse the multiply-add: float32 only, and within the int8 step).
+      // kernels than binary ones (it may fuse the multiply-add).
       po.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, *scale, *shift);
     } else if (accumulate == nullptr && scale != nullptr) {
       const memory::desc per_channel({1, OC, 1, 1}, Dt::f32, Tag::nchw);
@@ -284,14 +296,7 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
       m.affine_scale = CopiedMemory(per_channel, p.activation.scale);
       m.affine_shift = CopiedMemory(per_channel, p.activation.shift);
     }
-    if (accumulate != nullptr) {
-      attr.set_zero_points(DNNL_ARG_SRC, 0, {accumulate->zero_point});
-    } else if (q8) {
-      attr.set_output_scales(1 << 1, quant->acc_scale);  // the real value, per output channel
-      po.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f / quant->output_scale, 0.0f);
-      attr.set_zero_points(DNNL_ARG_SRC, 0, {quant->input_zero_point});
-      attr.set_zero_points(DNNL_ARG_DST, 0, {quant->output_zero_point});
-    }
+    if (accumulate != nullptr) attr.set_zero_points(DNNL_ARG_SRC, 0, {accumulate->zero_point});
     attr.set_post_ops(po);
 
     memory w_user(w_user_md, engine, const_cast<void*>(weights_data));
@@ -315,9 +320,9 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
       pad_r[axis - 1] = b.pad_end;
       pad_l[other - 1] = whole.pad_begin;
       pad_r[other - 1] = whole.pad_end;
-      const Dt src_dt = accumulate == nullptr ? act : accumulate->unsigned_input ? Dt::u8 : Dt::s8;
+      const Dt src_dt = accumulate == nullptr ? Dt::f32 : accumulate->unsigned_input ? Dt::u8 : Dt::s8;
       const memory::desc src_md({1, IC, ih, iw}, src_dt, Tag::nhwc);
-      const memory::desc dst_md({1, OC, oh, ow}, accumulate == nullptr ? act : Dt::s32, Tag::nhwc);
+      const memory::desc dst_md({1, OC, oh, ow}, accumulate == nullptr ? Dt::f32 : Dt::s32, Tag::nhwc);
       const memory::desc b_or_none = bias_data != nullptr ? b_md : memory::desc();
       const memory::dims strides{p.stride[1], p.stride[2]}, dilates{p.dilation[1] - 1, p.dilation[2] - 1};
       PrimitiveDesc pd;
@@ -333,6 +338,9 @@ Status OnednnConv::Create(const ConvParams& p, const ConvQuantParams* quant, con
             dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
                                             src_md, w_any_md, b_or_none, dst_md, strides, dilates, pad_l, pad_r),
             attr, engine);
+        if (avoid_brgconv && std::string(pd.conv.impl_info_str()).rfind("brg", 0) == 0) {
+          return NPURT_ERROR(kFail, "oneDNN's brgconv with outputs that read only padding");
+        }
         m.primitives.emplace_back(dnnl::convolution_forward(pd.conv));
       }
       pds.push_back(pd);

@@ -8,17 +8,13 @@
 // in NHWC a run of rows is contiguous, so a band is a pointer offset with its own
 // top and bottom padding. Output 1 row high cuts the columns instead.
 //
-// int8 (the contract of runtime/kernels/ref/quantize.h): per-tensor asymmetric
-// int8 input and output, symmetric per-channel int8 weights, int32 bias. oneDNN
-// scales the accumulator by acc_scale[m] (the real value), applies the fused
-// activation and its affine (post-ops: one linear eltwise, or binary mul / add
-// per channel), multiplies by 1 / output_scale and adds the zero point before it
-// rounds, so an output differs from the reference by at most one step: where
-// the real value is an exact tie, or where the reciprocal rounds differently.
+// Float32, or int8 in accumulator mode: exact int32 sums that npurt requantizes itself (runtime/ops/
+// conv_fast_path.h), bit-exact with the reference. (oneDNN's own int8 requantization -- output scales, zero
+// points and eltwise post-ops -- rounds differently from the reference and, in oneDNN 2.6.3's VNNI kernels,
+// saturated outputs to the wrong end: up to 255 steps off. It is not used.)
 //
-// A residual (a Conv's fused Add, runtime/kernels/ref/conv.h) joins before the
-// activation as oneDNN's first post-op, a sum (with the residual's scale and
-// zero point when int8) over the output band, which Run fills with the residual first.
+// A residual (a float Conv's fused Add, runtime/kernels/ref/conv.h) joins before the activation as
+// oneDNN's first post-op, a sum over the output band, which Run fills with the residual first.
 #pragma once
 
 #include <cstddef>
@@ -31,7 +27,7 @@
 
 namespace npurt {
 
-// Accumulator mode, for kernels that requantize themselves (int16 activations):
+// Accumulator mode, for the quantized convolutions, which npurt requantizes:
 // int8 or uint8 input with a zero point, int32 output sum((x - zero_point) * w)
 // over the taps, padding adding nothing; no bias, scale or activation.
 struct OnednnConvAccumulate {
@@ -41,19 +37,21 @@ struct OnednnConvAccumulate {
 
 class OnednnConv {
  public:
-  // Whether Create can take this convolution: 1-D or 2-D, and for int8 a CPU with VNNI.
-  static bool Supports(const ConvParams& p, bool quantized);
+  // Whether Create can take this convolution: 1-D or 2-D, and in accumulator mode a CPU with VNNI.
+  static bool Supports(const ConvParams& p, bool accumulate);
+  // Whether an output position of `p` reads only padding (oneDNN's brgconv gets those wrong: Create refuses
+  // them where it would pick brgconv).
+  static bool HasPaddingOnlyOutputs(const ConvParams& p);
 
-  // `weights` (M, C / groups, kH, kW) float or int8 and `bias` (M) float or int32
-  // (nullptr: none) are copied; `quant` is nullptr for float. `max_slices` is the
+  // `weights` (M, C / groups, kH, kW) float, or int8 with `accumulate`, and `bias` (M) float
+  // (nullptr: none; none in accumulator mode) are copied. `max_slices` is the
   // most threads the op may run on. `transposed`: a ConvTranspose with `p` in its
   // terms (p.out the output size, p.pad_begin its pads) and weights (C, M / groups,
   // kH, kW); its rows are cut only where bands cannot overlap (kernel = stride, no pads).
-  // `accumulate` (then `quant` and `bias` are nullptr, the weights int8) makes an accumulator-mode convolution.
-  // `residual` (type and quantization; not with `transposed` or `accumulate`): float32 for a float
-  // convolution, int8 for an int8 one; Run then takes its data.
-  static Status Create(const ConvParams& p, const ConvQuantParams* quant, const void* weights, const void* bias,
-                       int max_slices, std::unique_ptr<OnednnConv>* out, bool transposed = false,
+  // `accumulate` (then the weights are int8) makes an accumulator-mode convolution.
+  // `residual` (float32; not with `transposed` or `accumulate`): Run then takes its data.
+  static Status Create(const ConvParams& p, const void* weights, const void* bias, int max_slices,
+                       std::unique_ptr<OnednnConv>* out, bool transposed = false,
                        const OnednnConvAccumulate* accumulate = nullptr, const ConvResidual* residual = nullptr);
   ~OnednnConv();
 

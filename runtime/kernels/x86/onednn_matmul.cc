@@ -34,29 +34,27 @@ int OnednnMatMul::slices() const { return static_cast<int>(impl_->primitives.siz
 size_t OnednnMatMul::scratch_bytes_per_slice() const { return impl_->scratch; }
 const std::string& OnednnMatMul::implementation() const { return impl_->implementation; }
 
-bool OnednnMatMul::Supports(const OnednnMatMulShape& s, bool quantized) {
-  const CpuTarget target = ActiveCpuTarget();
-  if (quantized ? target < CpuTarget::kAvx512Vnni : target < CpuTarget::kAvx2) return false;
-  // As in OnednnConv::Supports: HardSigmoid's two post-ops are not trusted in the int8 kernels.
+bool OnednnMatMul::Supports(const OnednnMatMulShape& s) {
+  if (ActiveCpuTarget() < CpuTarget::kAvx2) return false;
+  // As in OnednnConv::Supports: HardSigmoid's two post-ops are not trusted.
   return s.activation.kind != FusedActivation::kHardSigmoid;
 }
 
-Status OnednnMatMul::Create(const OnednnMatMulShape& s, const OnednnMatMulQuant* quant, const void* b_data,
-                            const void* bias_data, int max_slices, std::unique_ptr<OnednnMatMul>* out) {
+Status OnednnMatMul::Create(const OnednnMatMulShape& s, const void* b_data, const void* bias_data, int max_slices,
+                            std::unique_ptr<OnednnMatMul>* out) {
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
-  const bool q8 = quant != nullptr;
   m.n = s.n;
   m.k = s.k;
-  m.elem = q8 ? 1 : 4;
+  m.elem = 4;
   const int64_t bands = std::max<int64_t>(1, std::min<int64_t>(max_slices, s.m));
   for (int64_t i = 0; i <= bands; ++i) m.band_begin.push_back(i * s.m / bands);
 
-  const Dt act = q8 ? Dt::s8 : Dt::f32;
+  const Dt act = Dt::f32;
   // B as the user holds it: (K, N) row-major, or (N, K) row-major seen as (K, N) with swapped strides.
   const memory::desc b_user_md({s.k, s.n}, act, s.trans_b ? memory::dims{1, s.k} : memory::dims{s.n, 1});
   const memory::desc b_any_md({s.k, s.n}, act, Tag::any);
-  const memory::desc bias_md({1, s.n}, q8 ? Dt::s32 : Dt::f32, Tag::ab);
+  const memory::desc bias_md({1, s.n}, Dt::f32, Tag::ab);
 
   OnednnSingleThread one_thread;
   const std::lock_guard<std::mutex> creating(OnednnCreationMutex());
@@ -65,14 +63,7 @@ Status OnednnMatMul::Create(const OnednnMatMulShape& s, const OnednnMatMulQuant*
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops po;
-    using A = dnnl::algorithm;
     AppendActivation(s.activation, &po);  // never HardSigmoid: Supports() declines it
-    if (q8) {
-      attr.set_output_scales(1 << 1, std::vector<float>(quant->acc_scale, quant->acc_scale + s.n));
-      po.append_eltwise(1.0f, A::eltwise_linear, 1.0f / quant->output_scale, 0.0f);
-      attr.set_zero_points(DNNL_ARG_SRC, 0, {quant->a_zero_point});
-      attr.set_zero_points(DNNL_ARG_DST, 0, {quant->output_zero_point});
-    }
     attr.set_post_ops(po);
     memory b_user(b_user_md, engine, const_cast<void*>(b_data));
     for (int64_t i = 0; i < bands; ++i) {

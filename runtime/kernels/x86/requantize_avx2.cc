@@ -46,8 +46,26 @@ NPURT_AVX2 inline __m256 Activate(const FusedActivationParams& a, __m256 x) {
 // float(sum + bias) on eight lanes, rounded once as the reference's float(int32 acc): a float addition rounds
 // the exact sum correctly, so adding in float is exact where the bias is a float (|bias| <= 2^24, checked
 // by the caller: `exact_bias`); otherwise the addition runs in double (exact) and rounds to float once.
-NPURT_AVX2 inline __m256 Accumulator(const float* sums, const int32_t* bias, bool exact_bias) {
+// Two pieces (`low` not nullptr): float(sums * factor + low + bias), all exact integers added in double and
+// rounded to float once.
+NPURT_AVX2 inline __m256 Accumulator(const float* sums, const float* low, double factor, const int32_t* bias,
+                                     bool exact_bias) {
   const __m256 s = _mm256_loadu_ps(sums);
+  if (low != nullptr) {
+    const __m256 l = _mm256_loadu_ps(low);
+    const __m256i b = bias != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias))
+                                      : _mm256_setzero_si256();
+    const __m256d f = _mm256_set1_pd(factor);
+    const __m256d lo = _mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(s)), f),
+                      _mm256_cvtps_pd(_mm256_castps256_ps128(l))),
+        _mm256_cvtepi32_pd(_mm256_castsi256_si128(b)));
+    const __m256d hi = _mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(s, 1)), f),
+                      _mm256_cvtps_pd(_mm256_extractf128_ps(l, 1))),
+        _mm256_cvtepi32_pd(_mm256_extracti128_si256(b, 1)));
+    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+  }
   if (bias == nullptr) return s;
   const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias));
   if (exact_bias) return _mm256_add_ps(s, _mm256_cvtepi32_ps(b));
@@ -70,7 +88,8 @@ NPURT_AVX2 inline __m256 ResidualReal(const RequantizeRowsParams& p, int64_t at)
   return _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_set1_ps(p.residual.scale));
 }
 
-NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
+NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, const float* low, double factor, void* out,
+                          WorkRange range) {
   const int64_t c = p.channels;
   const int64_t vector_end = c - c % 8;
   const __m256 out_scale = _mm256_set1_ps(p.out_scale);
@@ -85,7 +104,8 @@ NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void
   for (int64_t row = range.Begin(INT64_MAX), end = range.End(INT64_MAX); row < end; ++row) {
     const int64_t base = row * c;
     for (int64_t m = 0; m < vector_end; m += 8) {
-      const __m256 acc = Accumulator(sums + base + m, p.bias != nullptr ? p.bias + m : nullptr, exact_bias);
+      const __m256 acc = Accumulator(sums + base + m, low != nullptr ? low + base + m : nullptr, factor,
+                                     p.bias != nullptr ? p.bias + m : nullptr, exact_bias);
       __m256 real = _mm256_mul_ps(acc, _mm256_loadu_ps(p.acc_scale + m));
       if (p.residual.data != nullptr) real = _mm256_add_ps(real, ResidualReal(p, base + m));
       real = Activate(p.activation, real);
@@ -107,7 +127,8 @@ NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, void
       }
     }
     for (int64_t m = vector_end; m < c; ++m) {  // the tail, as the reference computes it
-      const double acc = static_cast<double>(sums[base + m]) + (p.bias != nullptr ? p.bias[m] : 0);
+      const double acc = static_cast<double>(sums[base + m]) * (low != nullptr ? factor : 1.0) +
+                         (low != nullptr ? low[base + m] : 0.0f) + (p.bias != nullptr ? p.bias[m] : 0);
       const int32_t q =
           p.residual.data != nullptr
               ? RequantizeWithResidual(static_cast<float>(acc), p.acc_scale[m],
@@ -138,6 +159,30 @@ NPURT_AVX2 void CodesToFloat(const T* codes, int32_t zero_point, float* out, int
     _mm256_storeu_ps(out + i, _mm256_cvtepi32_ps(_mm256_sub_epi32(v, zp)));
   }
   for (; i < end; ++i) out[i] = static_cast<float>(static_cast<int32_t>(codes[i]) - zero_point);
+}
+
+template <typename T>
+NPURT_AVX2 void CodesToFloatPieces(const T* codes, int32_t zero_point, int shift, float* high, float* low,
+                                   int64_t begin, int64_t end) {
+  const __m256i zp = _mm256_set1_epi32(zero_point), mask = _mm256_set1_epi32((1 << shift) - 1);
+  const __m128i count = _mm_cvtsi32_si128(shift);
+  int64_t i = begin;
+  for (; i + 8 <= end; i += 8) {
+    __m256i v;
+    if constexpr (sizeof(T) == 1) {
+      v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes + i)));
+    } else {
+      v = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + i)));
+    }
+    const __m256i d = _mm256_sub_epi32(v, zp);
+    _mm256_storeu_ps(high + i, _mm256_cvtepi32_ps(_mm256_sra_epi32(d, count)));  // floor(d / 2^shift)
+    _mm256_storeu_ps(low + i, _mm256_cvtepi32_ps(_mm256_and_si256(d, mask)));
+  }
+  for (; i < end; ++i) {
+    const int32_t d = static_cast<int32_t>(codes[i]) - zero_point;
+    high[i] = static_cast<float>(d >> shift);
+    low[i] = static_cast<float>(d & ((1 << shift) - 1));
+  }
 }
 
 template <typename T>
@@ -196,11 +241,14 @@ void dequantize_per_tensor__avx2(const void* x, DataType type, float scale, int3
   }
 }
 
-void requantize_float_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
+void requantize_float_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range,
+                                 const float* low_sums, int high_shift) {
   // Narrow rows (a one-channel map, a depth-to-space output) would all run as the scalar tail.
   const size_t elem = p.out_type == DataType::kInt16 ? 2 : 1;
+  const double factor = static_cast<double>(int64_t{1} << high_shift);
   RequantizeInRowsOfEight(p, range, [&](const RequantizeRowsParams& q, int64_t first, WorkRange rows) {
-    FloatRows(q, sums + first, static_cast<uint8_t*>(out) + static_cast<size_t>(first) * elem, rows);
+    FloatRows(q, sums + first, low_sums != nullptr ? low_sums + first : nullptr, factor,
+              static_cast<uint8_t*>(out) + static_cast<size_t>(first) * elem, rows);
   });
 }
 
@@ -210,6 +258,16 @@ void codes_to_float__avx2(const void* codes, DataType type, int32_t zero_point, 
     CodesToFloat(static_cast<const int16_t*>(codes), zero_point, out, begin, end);
   } else {
     CodesToFloat(static_cast<const int8_t*>(codes), zero_point, out, begin, end);
+  }
+}
+
+void codes_to_float_pieces__avx2(const void* codes, DataType type, int32_t zero_point, int shift, float* high,
+                                  float* low, WorkRange range) {
+  const int64_t begin = range.Begin(INT64_MAX), end = range.End(INT64_MAX);
+  if (type == DataType::kInt16) {
+    CodesToFloatPieces(static_cast<const int16_t*>(codes), zero_point, shift, high, low, begin, end);
+  } else {
+    CodesToFloatPieces(static_cast<const int8_t*>(codes), zero_point, shift, high, low, begin, end);
   }
 }
 
