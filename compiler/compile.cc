@@ -235,7 +235,7 @@ void FuseConvolutionEpilogues(Graph* graph) {
 Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
   // Calibration, hybrid choices and bias correction run the model through the runtime: on the reference
   // kernels, so that a conversion gives the same file on every machine (optimized kernels differ by the
-  // CPU's ISA: float sums in another order, int8 rounding within one step).
+  // CPU's ISA in their float sums; int8 is the reference's bits on every target, but calibration reads float too).
   const ScopedCpuTargetCap reference_kernels(CpuTarget::kRef);
   BuildReport local;
   if (report == nullptr) report = &local;

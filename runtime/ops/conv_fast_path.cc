@@ -83,11 +83,10 @@ Status ConvFastPath::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
     NPURT_LOG(kDebug, "Conv '%s': reference kernel (%s)", node->name.c_str(), s.message().c_str());
     return Status::Ok();
   }
-  elem_ = 4;
   // The NHWC input: x relaid, or the pixels a subsampled convolution reads.
   const int64_t staged = subsampled_ ? p.batch * p.out[1] * p.out[2] * p.in_channels : x.num_elements();
-  input_bytes_ = RoundUp64(static_cast<size_t>(staged) * elem_);
-  output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * elem_);
+  input_bytes_ = RoundUp64(static_cast<size_t>(staged) * sizeof(float));
+  output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * sizeof(float));
   const size_t items = static_cast<size_t>(p.batch) * static_cast<size_t>(conv->slices());
   node->scratch_bytes =
       input_bytes_ + output_bytes_ + residual_bytes_ + items * RoundUp64(conv->scratch_bytes_per_slice());
@@ -117,7 +116,7 @@ Status ConvFastPath::Eval(OpNode* node) const {
   uint8_t* out_nhwc = in_nhwc + input_bytes_;
   uint8_t* residual_nhwc = out_nhwc + output_bytes_;
   uint8_t* per_item = residual_nhwc + residual_bytes_;
-  const size_t elem = elem_;
+  const size_t elem = sizeof(float);
 
   // Channels-last tensors (runtime/core/layout_pass.h) are read and written in place.
   const void* src = x.channels_last && !subsampled_ ? x.data : in_nhwc;
@@ -200,9 +199,10 @@ Status ConvFastPath::PrepareAccumulating(OpNode* node, const ConvParams& p, cons
   }
   const size_t in_elements = static_cast<size_t>(x.num_elements());
   const size_t out_elements = static_cast<size_t>(y.num_elements());
-  // NHWC: the high (and low) bytes, an int16 input's relayout; the int32 sums, the requantized output.
-  input_bytes_ = RoundUp64(in_elements) * 2 + (int16_input ? RoundUp64(in_elements * 2) : 0);
-  output_bytes_ = RoundUp64(out_elements * 4) * 2 + RoundUp64(out_elements * 2);
+  // NHWC: the high bytes (an int8 input's relayout), an int16 input's low bytes and relayout; the int32
+  // sums (high and low), the requantized output.
+  input_bytes_ = RoundUp64(in_elements) * (int16_input ? 2 : 1) + (int16_input ? RoundUp64(in_elements * 2) : 0);
+  output_bytes_ = RoundUp64(out_elements * 4) * (int16_input ? 2 : 1) + RoundUp64(out_elements * 2);
   const size_t items = static_cast<size_t>(p.batch) * static_cast<size_t>(high_conv->slices());
   size_t per_item = RoundUp64(high_conv->scratch_bytes_per_slice());
   if (low_conv) per_item = std::max(per_item, RoundUp64(low_conv->scratch_bytes_per_slice()));
@@ -246,9 +246,19 @@ Status ConvFastPath::PrepareFloatSums(OpNode* node, const ConvParams& p, const C
   const Tensor& y = *node->outputs[0];
   const Tensor& w = *node->inputs[1];
   if (w.dtype != DataType::kInt8 || (x.dtype != DataType::kInt8 && x.dtype != DataType::kInt16)) return Status::Ok();
-  const int64_t taps = p.kernel[1] * p.kernel[2];
-  const int64_t weight_sum = transposed ? MaxAbsWeightSum(w.as<int8_t>(), p.in_channels, p.out_channels / p.groups, taps)
-                                        : MaxAbsWeightSum(w.as<int8_t>(), 1, p.out_channels, w.num_elements() / p.out_channels);
+  // Conv weights (M, C / groups, kH, kW): one row per output channel. ConvTranspose (C, M / groups, kH, kW):
+  // output channel j of group g sums over that group's C / groups input channels.
+  int64_t weight_sum = 0;
+  if (transposed) {
+    const int64_t group_in = p.in_channels / p.groups, group_out = p.out_channels / p.groups;
+    const int64_t taps = p.kernel[1] * p.kernel[2];
+    for (int64_t g = 0; g < p.groups; ++g) {
+      weight_sum = std::max(weight_sum, MaxAbsWeightSum(w.as<int8_t>() + g * group_in * group_out * taps, group_in,
+                                                        group_out, taps));
+    }
+  } else {
+    weight_sum = MaxAbsWeightSum(w.as<int8_t>(), 1, p.out_channels, w.num_elements() / p.out_channels);
+  }
   if (!ChooseFloatSumSplit(x.dtype, quant.input_zero_point, weight_sum, &split_)) {
     NPURT_LOG(kDebug, "%s '%s': reference kernel (float sums could round: weights of absolute sum %lld)",
               node->def->name, node->name.c_str(), static_cast<long long>(weight_sum));
@@ -388,12 +398,15 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   const bool int16_input = x.dtype == DataType::kInt16;
   const size_t in_elements = static_cast<size_t>(x.num_elements());
   const size_t out_elements = static_cast<size_t>(y.num_elements());
+  // The scratch as PrepareAccumulating laid it out; the low planes and the int16 staging only for int16 inputs.
+  const size_t pieces = int16_input ? 2 : 1;
   int8_t* high = reinterpret_cast<int8_t*>(node->scratch);
-  uint8_t* low = node->scratch + RoundUp64(in_elements);
-  int16_t* staged_input = reinterpret_cast<int16_t*>(node->scratch + RoundUp64(in_elements) * 2);
+  uint8_t* low = int16_input ? node->scratch + RoundUp64(in_elements) : nullptr;
+  int16_t* staged_input = int16_input ? reinterpret_cast<int16_t*>(node->scratch + RoundUp64(in_elements) * 2) : nullptr;
   int32_t* high_sum = reinterpret_cast<int32_t*>(node->scratch + input_bytes_);
-  int32_t* low_sum = reinterpret_cast<int32_t*>(node->scratch + input_bytes_ + RoundUp64(out_elements * 4));
-  uint8_t* staged_output = node->scratch + input_bytes_ + RoundUp64(out_elements * 4) * 2;
+  int32_t* low_sum =
+      int16_input ? reinterpret_cast<int32_t*>(node->scratch + input_bytes_ + RoundUp64(out_elements * 4)) : nullptr;
+  uint8_t* staged_output = node->scratch + input_bytes_ + RoundUp64(out_elements * 4) * pieces;
   uint8_t* residual_nhwc = node->scratch + input_bytes_ + output_bytes_;
   uint8_t* per_item = residual_nhwc + residual_bytes_;
 
@@ -429,7 +442,7 @@ Status ConvFastPath::EvalAccumulating(OpNode* node) const {
   rq.residual.data = ResidualNhwc(*node, residual_nhwc);
   void* out = y.channels_last ? y.data : staged_output;
   ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {
-    requantize_rows__avx512(rq, high_sum, int16_input ? low_sum : nullptr, out, WorkRange{begin, end});
+    requantize_rows__avx512(rq, high_sum, low_sum, out, WorkRange{begin, end});
   });
   if (!y.channels_last) {
     ParallelFor(batch * out_spatial, out_threads, [&](int64_t begin, int64_t end) {

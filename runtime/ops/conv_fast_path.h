@@ -53,11 +53,10 @@ class ConvFastPath {
   Status EvalFloatSums(OpNode* node) const;
 
   std::unique_ptr<OnednnConv> conv_;
-  size_t elem_ = 4;          // bytes per activation
   size_t input_bytes_ = 0;   // NHWC staging of the input, rounded to 64
   size_t output_bytes_ = 0;  // and of the output
-  // Accumulating mode (int16 input or output, which oneDNN does not take): the library sums int8
-  // pieces into int32 and npurt requantizes exactly as the reference. An int16 input x is cut into
+  // Accumulating mode (every quantized convolution on a CPU with VNNI): the library sums int8 pieces into
+  // int32 and npurt requantizes exactly as the reference. An int16 input x is cut into
   // x = 256 * high + low (high int8, low uint8, the zero point likewise): `conv_` sums the high
   // bytes, `low_conv_` the low ones, and acc = 256 * high sum + low sum.
   bool accumulating_ = false;

@@ -25,9 +25,11 @@ namespace npurt {
 namespace testing {
 namespace {
 
-// Runs case `c` through the Conv op; `kernel` receives the kernel the op chose. `residual_last`: the
-// residual channels-last (the layout pass's choice when its producer writes NHWC; optimized kernels only).
-std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel, bool residual_last = false) {
+// Runs case `c` through the Conv op; `kernel` receives the kernel the op chose. `residual_last`, `io_last`:
+// the residual, the input and output channels-last (the layout pass's choice next to NHWC kernels; optimized
+// kernels only).
+std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel, bool residual_last = false,
+                               bool io_last = false) {
   const ConvParams& p = c.p;
   OpRunner op("Conv");
   op.attrs().SetInt("group", p.groups);
@@ -71,8 +73,8 @@ std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel, bool resi
     if (c.bias.empty()) op.AddAbsentInput();
     op.AddInput<uint8_t>({p.batch, p.out_channels, p.out[1], p.out[2]}, c.residual, c.residual_quant.type);
     op.SetInputQuant(3, PerTensor(c.residual_quant.scale, c.residual_quant.zero_point));
-    op.SetChannelsLast({false, false, false, residual_last}, false);
   }
+  if (residual_last || io_last) op.SetChannelsLast({io_last, false, false, residual_last}, io_last);
   op.SetOutputQuant(0, PerTensor(c.q.output_scale, c.q.output_zero_point));
   const Status s = op.Run();
   EXPECT_TRUE(s.ok()) << c.name << ": " << s.message();
@@ -84,7 +86,7 @@ std::vector<uint8_t> RunConvOp(const ConvCase& c, std::string* kernel, bool resi
 
 TEST(ConvFastPath, Int32SumsGiveTheReferenceBitsForEveryMix) {
   NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx512Vnni);
-  int optimized = 0;
+  int optimized = 0, in_place = 0;
   std::vector<ConvCase> cases = ConvCases(0x16a, 120);
   std::vector<std::vector<float>> affines;
   AttachOutputAffines(0x16b, &cases, &affines);
@@ -97,14 +99,17 @@ TEST(ConvFastPath, Int32SumsGiveTheReferenceBitsForEveryMix) {
       want = RunConvOp(c, &ref_kernel);
     }
     const bool residual_last = c.residual.size() % 3 == 0;  // some residuals channels-last
-    const std::vector<uint8_t> got = RunConvOp(c, &kernel, residual_last);
+    const bool io_last = c.input.size() % 2 == 0;          // some inputs and outputs channels-last
+    const std::vector<uint8_t> got = RunConvOp(c, &kernel, residual_last, io_last);
     EXPECT_EQ(ref_kernel, "ref");
     if (kernel != "ref") EXPECT_EQ(kernel.rfind("onednn_s32sum", 0), 0u) << c.name << ": " << kernel;
     optimized += kernel != "ref" ? 1 : 0;
-    if (kernel == "ref" && residual_last) continue;  // the reference reads the ONNX layout only
+    in_place += kernel != "ref" && io_last ? 1 : 0;
+    if (kernel == "ref" && (residual_last || io_last)) continue;  // the reference reads the ONNX layout only
     ASSERT_EQ(got, want) << c.name << " (" << kernel << ")";
   }
   EXPECT_GE(optimized, 100);
+  EXPECT_GE(in_place, 30);  // int8 and int16 inputs read, outputs written channels-last
 }
 
 // Without VNNI every quantized mix sums in a float32 oneDNN convolution, kept exact (int16 inputs in two
@@ -181,26 +186,35 @@ TEST(ConvFastPath, FloatSumsStayExactOnLongSums) {
 // crashed on some of them; the op must not hand it such a convolution.
 TEST(ConvFastPath, PaddingOnlyOutputsKeepTheBias) {
   const int64_t h = 3, w = 13, pad_bottom = 1, oh = h + pad_bottom, ow = 6;  // kernel 1x5, stride 1x2, pads 1 left and right
-  for (int threads : {1, 3}) {
-    OpRunner op("Conv");
-    op.attrs().SetInts("strides", {1, 2});
-    op.attrs().SetInts("pads", {0, 1, pad_bottom, 1});
-    op.set_threads(threads);
-    op.AddFloatInput({1, 2, h, w}, std::vector<float>(static_cast<size_t>(2 * h * w), 1.0f));
-    op.AddFloatInput({4, 2, 1, 5}, std::vector<float>(40, 0.5f), true);
-    op.AddFloatInput({4}, std::vector<float>(4, 1.0f), true);
-    op.AddFloatInput({1, 4, oh, ow}, std::vector<float>(static_cast<size_t>(4 * oh * ow), 2.0f));
-    const Status status = op.Run();
-    ASSERT_TRUE(status.ok()) << status.message();
-    const float* y = op.output().as<float>();
-    for (int64_t m = 0; m < 4; ++m) {
-      for (int64_t r = 0; r < oh; ++r) {
-        for (int64_t c = 0; c < ow; ++c) {
-          int64_t taps = 0;  // input columns the 1x5 window at c reads, on an input row
-          for (int64_t k = 0; k < 5; ++k) taps += (c * 2 - 1 + k >= 0 && c * 2 - 1 + k < w) ? 1 : 0;
-          const float want = 1.0f + 2.0f + (r < h ? 2 * 0.5f * static_cast<float>(taps) : 0.0f);
-          ASSERT_EQ(y[(m * oh + r) * ow + c], want) << "channel " << m << " row " << r << " column " << c << " ("
-                                                    << op.node().kernel << ", " << threads << " threads)";
+  struct Channels {
+    int64_t c, m, group;
+  };
+  for (const Channels& g : {Channels{2, 4, 1}, Channels{16, 16, 16}}) {  // and depthwise: oneDNN's brdgmm_dw, right here
+    const int64_t per_group = g.c / g.group;
+    for (int threads : {1, 3}) {
+      OpRunner op("Conv");
+      op.attrs().SetInt("group", g.group);
+      op.attrs().SetInts("strides", {1, 2});
+      op.attrs().SetInts("pads", {0, 1, pad_bottom, 1});
+      op.set_threads(threads);
+      op.AddFloatInput({1, g.c, h, w}, std::vector<float>(static_cast<size_t>(g.c * h * w), 1.0f));
+      op.AddFloatInput({g.m, per_group, 1, 5}, std::vector<float>(static_cast<size_t>(g.m * per_group * 5), 0.5f), true);
+      op.AddFloatInput({g.m}, std::vector<float>(static_cast<size_t>(g.m), 1.0f), true);
+      op.AddFloatInput({1, g.m, oh, ow}, std::vector<float>(static_cast<size_t>(g.m * oh * ow), 2.0f));
+      const Status status = op.Run();
+      ASSERT_TRUE(status.ok()) << status.message();
+      const float* y = op.output().as<float>();
+      for (int64_t m = 0; m < g.m; ++m) {
+        for (int64_t r = 0; r < oh; ++r) {
+          for (int64_t c = 0; c < ow; ++c) {
+            int64_t taps = 0;  // input columns the 1x5 window at c reads, on an input row
+            for (int64_t k = 0; k < 5; ++k) taps += (c * 2 - 1 + k >= 0 && c * 2 - 1 + k < w) ? 1 : 0;
+            const float sum = 0.5f * static_cast<float>(taps * per_group);
+            const float want = 1.0f + 2.0f + (r < h ? sum : 0.0f);
+            ASSERT_EQ(y[(m * oh + r) * ow + c], want) << "groups " << g.group << " channel " << m << " row " << r
+                                                      << " column " << c << " (" << op.node().kernel << ", "
+                                                      << threads << " threads)";
+          }
         }
       }
     }

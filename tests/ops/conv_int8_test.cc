@@ -25,8 +25,8 @@ using namespace testing::accumulating;  // PerAxis, Dequantize, OutputQuantFor, 
 // ---------------------------------------------------------------- hand-computed
 
 TEST(ConvInt8, Conv1dPadsReadTheInputZeroPointAndRoundHalfToEven) {
-  // The reference kernel: it rounds real / scale, then adds the zero point; oneDNN adds it before rounding, so
-  // on this tie it gives 10 (within one step: tests/ops/onednn_conv_test.cc).
+  // The reference kernel: it rounds real / scale, then adds the zero point (oneDNN's int8 post-ops add it
+  // before rounding and would give 10 on this tie: npurt does not requantize in oneDNN).
   const ScopedCpuTargetCap reference(CpuTarget::kRef);
   OpRunner op("Conv");
   op.attrs().SetInts("pads", {1, 0});

@@ -6,9 +6,8 @@
 // 63..65), depthwise and grouped convolutions, strides, dilations, asymmetric
 // pads, 1-D, batches -- and zero points at -128, 0 and 127, then random shapes.
 // Quantized outputs are compared in output codes (how many values differ, by
-// how many steps at most: in-house kernels must be bit-exact, library-backed
-// ones within one step, and the report says which fraction differs); float
-// outputs by their normalized mean squared error.
+// how many steps at most: optimized kernels must be bit-exact, and the report
+// says which fraction differs); float outputs by their normalized mean squared error.
 //
 // The speed issue's kernels (runtime/kernels/x86, arm) plug in here:
 //   ExpectBitExact(CompareQuantizedConv(&my_conv, ConvCases(seed, 200)));
@@ -60,15 +59,6 @@ inline void ExpectBitExact(const KernelDiff& d) {
   EXPECT_GT(d.cases, 0u);
   EXPECT_EQ(d.differing, 0u) << d.differing << " of " << d.values << " values differ (" << 100.0 * d.differing_share()
                              << " %), up to " << d.max_steps << " steps, worst in " << d.worst_case;
-}
-
-// Library-backed kernels (oneDNN) may round the rescale differently: one step at most, and the share that differs
-// is printed so a regression in it is visible.
-inline void ExpectWithinOneStep(const KernelDiff& d) {
-  EXPECT_GT(d.cases, 0u);
-  EXPECT_LE(d.max_steps, 1) << "worst in " << d.worst_case;
-  std::printf("[ harness  ] %zu of %zu values (%.4f %%) differ by one step\n", d.differing, d.values,
-              100.0 * d.differing_share());
 }
 
 inline void ExpectNmseBelow(const KernelDiff& d, double bound) {

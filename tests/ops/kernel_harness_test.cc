@@ -135,7 +135,7 @@ TEST(KernelHarness, CatchesAnIgnoredZeroPointADroppedBiasAndAnOffByOne) {
   const KernelDiff bias = CompareQuantizedConv(&ConvDroppingBias, cases);
   EXPECT_GT(bias.max_steps, 1);
   const KernelDiff rounding = CompareQuantizedConv(&ConvRoundingOffByOne, cases);
-  EXPECT_EQ(rounding.max_steps, 1);  // ExpectWithinOneStep accepts it, ExpectBitExact would not
+  EXPECT_EQ(rounding.max_steps, 1);  // one step off: ExpectBitExact refuses it
   EXPECT_GT(rounding.differing, 0u);
   EXPECT_LT(rounding.differing_share(), 0.05);
   EXPECT_FALSE(rounding.worst_case.empty());

@@ -4,7 +4,7 @@
 // int16 outputs, with and without bias, channel counts around the lane width,
 // sums up to 2^24 (exact in float) and biases up to 2^30 (the sum plus bias
 // then rounds to float once, as the reference's int32 does). And the codes to
-// float conversion the float-sum convolutions read, and per-tensor
+// float conversion the float-sum convolutions read (whole, or in two pieces with their join), and per-tensor
 // QuantizeLinear / DequantizeLinear.
 #include <gtest/gtest.h>
 
@@ -100,6 +100,83 @@ TEST(CodesToFloatAvx2, SubtractsTheZeroPointExactly) {
   for (size_t i = 3; i < 36; ++i) EXPECT_EQ(out[i], static_cast<float>(c8[i] - 127)) << i;
   codes_to_float__avx2(c16.data(), DataType::kInt16, -32768, out.data(), WorkRange{0, 37});
   for (size_t i = 0; i < 37; ++i) EXPECT_EQ(out[i], static_cast<float>(c16[i] + 32768)) << i;
+}
+
+// Sums in two pieces (runtime/ops/float_sum_split.h): acc = high * 2^shift + low + bias, past 2^24 and the
+// int32 range of one piece, joined once as the reference converts its accumulator.
+TEST(RequantizeFloatRowsAvx2, TwoPiecesGiveTheReferenceBits) {
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
+  std::mt19937 rng(0x2b1e);
+  std::uniform_int_distribution<int32_t> high(-(1 << 24), 1 << 24), big_bias(-(1 << 30), 1 << 30);
+  for (int iter = 0; iter < 80; ++iter) {
+    const int shift = iter % 2 ? 8 : 4;
+    std::uniform_int_distribution<int32_t> low(0, (1 << shift) - 1);
+    RequantizeRowsParams p;
+    p.channels = 1 + iter % 19;
+    const int64_t rows = 3 + iter % 5;
+    const size_t n = static_cast<size_t>(rows * p.channels);
+    std::vector<float> high_sums(n), low_sums(n), acc_scale(static_cast<size_t>(p.channels));
+    std::vector<int32_t> bias(static_cast<size_t>(p.channels));
+    std::vector<int64_t> acc(n);
+    for (auto& v : bias) v = big_bias(rng);
+    for (auto& v : acc_scale) v = std::uniform_real_distribution<float>(1e-9f, 1e-6f)(rng);
+    for (size_t i = 0; i < n; ++i) {
+      const int32_t h = high(rng), l = low(rng);
+      high_sums[i] = static_cast<float>(h), low_sums[i] = static_cast<float>(l);
+      acc[i] = (static_cast<int64_t>(h) << shift) + l + bias[i % static_cast<size_t>(p.channels)];
+    }
+    p.bias = bias.data();
+    p.acc_scale = acc_scale.data();
+    p.activation.kind = iter % 3 == 0 ? FusedActivation::kRelu : FusedActivation::kNone;
+    p.out_type = iter % 4 < 2 ? DataType::kInt8 : DataType::kInt16;
+    const bool out16 = p.out_type == DataType::kInt16;
+    p.out_min = out16 ? -32768 : -128, p.out_max = out16 ? 32767 : 127;
+    p.out_scale = out16 ? 1e-4f : 0.02f;
+    std::vector<int32_t> want(n), got(n);
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t m = static_cast<int64_t>(i) % p.channels;
+      want[i] = Requantize(acc[i], acc_scale[static_cast<size_t>(m)], p.activation, p.out_scale, p.out_zero_point,
+                           p.out_min, p.out_max, m);
+    }
+    std::vector<int16_t> out16_values(n);
+    std::vector<int8_t> out8_values(n);
+    void* out = out16 ? static_cast<void*>(out16_values.data()) : out8_values.data();
+    requantize_float_rows__avx2(p, high_sums.data(), out, WorkRange{0, rows}, low_sums.data(), shift);
+    for (size_t i = 0; i < n; ++i) got[i] = out16 ? out16_values[i] : out8_values[i];
+    ASSERT_EQ(got, want) << "iteration " << iter;
+  }
+}
+
+TEST(CodesToFloatPiecesAvx2, SplitsTheCodeExactly) {
+  NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
+  std::vector<int8_t> c8(37);
+  std::vector<int16_t> c16(37);
+  for (size_t i = 0; i < c8.size(); ++i) {
+    c8[i] = static_cast<int8_t>(-128 + static_cast<int>(i) * 7);
+    c16[i] = static_cast<int16_t>(-32768 + static_cast<int>(i) * 1771);
+  }
+  for (int shift : {1, 4, 8, 15}) {
+    for (int32_t zp : {-128, 0, 127}) {
+      std::vector<float> high(37, -1.0f), low(37, -1.0f);
+      codes_to_float_pieces__avx2(c8.data(), DataType::kInt8, zp, shift, high.data(), low.data(), WorkRange{3, 36});
+      EXPECT_EQ(high[2], -1.0f);
+      EXPECT_EQ(low[36], -1.0f);
+      for (size_t i = 3; i < 36; ++i) {
+        const int32_t d = c8[i] - zp;
+        EXPECT_EQ(high[i] * static_cast<float>(1 << shift) + low[i], static_cast<float>(d)) << i;
+        EXPECT_GE(low[i], 0.0f);
+        EXPECT_LT(low[i], static_cast<float>(1 << shift));
+      }
+    }
+    std::vector<float> high(37), low(37);
+    codes_to_float_pieces__avx2(c16.data(), DataType::kInt16, 32767, shift, high.data(), low.data(), WorkRange{0, 37});
+    for (size_t i = 0; i < 37; ++i) {
+      EXPECT_EQ(static_cast<int64_t>(high[i]) * (int64_t{1} << shift) + static_cast<int64_t>(low[i]),
+                int64_t{c16[i]} - 32767) << i;
+      EXPECT_GE(low[i], 0.0f);
+      EXPECT_LT(low[i], static_cast<float>(1 << shift));
+    }
+  }
 }
 
 TEST(QuantizePerTensorAvx2, BitExactWithReferenceBothWays) {

@@ -14,10 +14,9 @@
 //
 //   q_out = saturate(round(activation(acc * acc_scale) / scale_out) + zp_out)
 //
-// with the fused activation applied to the real value in float32 -- the order
-// of oneDNN's int8 primitives with post-ops, so an optimized kernel can match
-// the reference to the last bit, or within one step where it multiplies by
-// a precomputed 1/scale_out instead of dividing.
+// with the fused activation applied to the real value in float32. Optimized
+// kernels match it to the last bit: they compute the same float operations in
+// the same order (runtime/kernels/x86/requantize_rows.h), on exact sums.
 #pragma once
 
 #include <cmath>

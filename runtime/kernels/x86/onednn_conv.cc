@@ -168,7 +168,7 @@ Status OnednnConv::Create(const ConvParams& p, const void* weights_data, const v
   m.in_elem = q8 ? 1 : 4;
   m.out_elem = 4;  // float32 or int32
   if (transposed && DepthToSpace(p)) {
-    // Weights (C, M, kH, kW) -> (kH * kW * M, C, 1, 1); bias and scales repeat per kernel position.
+    // Weights (C, M, kH, kW) -> (kH * kW * M, C, 1, 1); the bias repeats per kernel position.
     const int64_t C = p.in_channels, M = p.out_channels, KH = p.kernel[1], KW = p.kernel[2], blocks = KH * KW;
     const size_t w_elem = q8 ? 1 : 4;
     std::vector<uint8_t> weights(static_cast<size_t>(C * M * blocks) * w_elem);
@@ -232,8 +232,8 @@ Status OnednnConv::Create(const ConvParams& p, const void* weights_data, const v
       return (p.in[d] - 1) * p.stride[d] + (p.kernel[d] - 1) * p.dilation[d] + 1 - p.pad_begin[d] - p.out[d];
     };
     // oneDNN 2.6's int8 deconvolution gets outputs wrong that no tap reaches (stride > kernel) or that pads
-    // larger than the kernel crop (found by tests/ops/onednn_conv_test.cc and conv_transpose_int8_test.cc);
-    // those stay on the reference kernel.
+    // larger than the kernel crop, its int32 sums too (tests/ops/conv_transpose_int8_test.cc,
+    // MatchesFloatOracleOnRandomCases, fails without this); those stay on the reference kernel.
     for (int d = 1; q8 && d <= 2; ++d) {
       const int64_t reach = (p.kernel[d] - 1) * p.dilation[d];
       if (p.stride[d] > p.kernel[d] || p.pad_begin[d] > reach || end_pad(d) < 0 || end_pad(d) > reach) {
@@ -259,8 +259,9 @@ Status OnednnConv::Create(const ConvParams& p, const void* weights_data, const v
 
   // oneDNN 2.6.3's brgconv kernels (avx512_core) get output positions that read only padding wrong: under a
   // sum post-op they lose the bias there, and some such geometries crash in the JIT code
-  // (tests/ops/onednn_conv_test.cc, PaddingOnlyOutputs*). oneDNN offers no other implementation after
-  // brgconv for them, so they stay on the reference kernel (no real model pads by a whole kernel).
+  // (tests/ops/conv_fast_path_test.cc, PaddingOnlyOutputsKeepTheBias). oneDNN offers no other implementation after
+  // brgconv for them, so they stay on the reference kernel (no real model pads by a whole kernel). Its
+  // depthwise brdgmm_dw kernels get them right (the same test, groups = channels).
   const bool avoid_brgconv = !transposed && HasPaddingOnlyOutputs(p);
   const memory::dim G = p.groups, OC = p.out_channels, IC = p.in_channels, KH = p.kernel[1], KW = p.kernel[2];
   const memory::dims w_dims = G == 1 ? memory::dims{OC, IC, KH, KW} : memory::dims{G, OC / G, IC / G, KH, KW};

@@ -15,7 +15,6 @@ using Dt = memory::data_type;
 
 struct OnednnMatMul::Impl {
   int64_t n = 1, k = 1;
-  size_t elem = 4;
   std::vector<int64_t> band_begin;  // first row of each band; one more entry: M
   std::vector<dnnl::matmul> primitives;
   std::vector<memory> weights;  // per band; bands with the same packed layout share one
@@ -46,11 +45,10 @@ Status OnednnMatMul::Create(const OnednnMatMulShape& s, const void* b_data, cons
   Impl& m = *impl;
   m.n = s.n;
   m.k = s.k;
-  m.elem = 4;
   const int64_t bands = std::max<int64_t>(1, std::min<int64_t>(max_slices, s.m));
   for (int64_t i = 0; i <= bands; ++i) m.band_begin.push_back(i * s.m / bands);
 
-  const Dt act = Dt::f32;
+  const Dt act = Dt::f32;  // float32 only
   // B as the user holds it: (K, N) row-major, or (N, K) row-major seen as (K, N) with swapped strides.
   const memory::desc b_user_md({s.k, s.n}, act, s.trans_b ? memory::dims{1, s.k} : memory::dims{s.n, 1});
   const memory::desc b_any_md({s.k, s.n}, act, Tag::any);
@@ -95,8 +93,8 @@ Status OnednnMatMul::Run(int slice, const void* a, void* y, void* scratch) const
   const int64_t row = m.band_begin[band];
   const Impl::BandMemory& io = m.io[band];
   dnnl_memory_set_data_handle(io.a.get(),
-                              const_cast<uint8_t*>(static_cast<const uint8_t*>(a)) + row * m.k * static_cast<int64_t>(m.elem));
-  dnnl_memory_set_data_handle(io.y.get(), static_cast<uint8_t*>(y) + row * m.n * static_cast<int64_t>(m.elem));
+                              const_cast<uint8_t*>(static_cast<const uint8_t*>(a)) + row * m.k * static_cast<int64_t>(sizeof(float)));
+  dnnl_memory_set_data_handle(io.y.get(), static_cast<uint8_t*>(y) + row * m.n * static_cast<int64_t>(sizeof(float)));
   dnnl_memory_set_data_handle(io.scratch.get(), scratch);
   dnnl_exec_arg_t args[5] = {{DNNL_ARG_SRC, io.a.get()},
                              {DNNL_ARG_WEIGHTS, m.weights[band].get()},
