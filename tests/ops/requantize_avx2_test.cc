@@ -85,14 +85,18 @@ TEST(RequantizeFloatRowsAvx2, BitExactWithReference) {
   }
 }
 
+// 37 codes (four vectors and a tail) from `first` on in steps of `step`, across the type's range.
+template <typename T>
+std::vector<T> SpreadCodes(int first, int step) {
+  std::vector<T> codes(37);
+  for (size_t i = 0; i < codes.size(); ++i) codes[i] = static_cast<T>(first + static_cast<int>(i) * step);
+  return codes;
+}
+
 TEST(CodesToFloatAvx2, SubtractsTheZeroPointExactly) {
   NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
-  std::vector<int8_t> c8(37);
-  std::vector<int16_t> c16(37);
-  for (size_t i = 0; i < c8.size(); ++i) {
-    c8[i] = static_cast<int8_t>(-128 + static_cast<int>(i) * 7);
-    c16[i] = static_cast<int16_t>(-32768 + static_cast<int>(i) * 1771);
-  }
+  const std::vector<int8_t> c8 = SpreadCodes<int8_t>(-128, 7);
+  const std::vector<int16_t> c16 = SpreadCodes<int16_t>(-32768, 1771);
   std::vector<float> out(37, -1.0f);
   codes_to_float__avx2(c8.data(), DataType::kInt8, 127, out.data(), WorkRange{3, 36});
   EXPECT_EQ(out[2], -1.0f);
@@ -149,12 +153,8 @@ TEST(RequantizeFloatRowsAvx2, TwoPiecesGiveTheReferenceBits) {
 
 TEST(CodesToFloatPiecesAvx2, SplitsTheCodeExactly) {
   NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
-  std::vector<int8_t> c8(37);
-  std::vector<int16_t> c16(37);
-  for (size_t i = 0; i < c8.size(); ++i) {
-    c8[i] = static_cast<int8_t>(-128 + static_cast<int>(i) * 7);
-    c16[i] = static_cast<int16_t>(-32768 + static_cast<int>(i) * 1771);
-  }
+  const std::vector<int8_t> c8 = SpreadCodes<int8_t>(-128, 7);
+  const std::vector<int16_t> c16 = SpreadCodes<int16_t>(-32768, 1771);
   for (int shift : {1, 4, 8, 15}) {
     for (int32_t zp : {-128, 0, 127}) {
       std::vector<float> high(37, -1.0f), low(37, -1.0f);

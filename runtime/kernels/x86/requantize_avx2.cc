@@ -145,17 +145,22 @@ NPURT_AVX2 void FloatRows(const RequantizeRowsParams& p, const float* sums, cons
   }
 }
 
+// Eight int8 or int16 codes as int32 lanes.
+template <typename T>
+NPURT_AVX2 inline __m256i LoadCodes(const T* codes) {
+  if constexpr (sizeof(T) == 1) {
+    return _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes)));
+  } else {
+    return _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(codes)));
+  }
+}
+
 template <typename T>
 NPURT_AVX2 void CodesToFloat(const T* codes, int32_t zero_point, float* out, int64_t begin, int64_t end) {
   const __m256i zp = _mm256_set1_epi32(zero_point);
   int64_t i = begin;
   for (; i + 8 <= end; i += 8) {
-    __m256i v;
-    if constexpr (sizeof(T) == 1) {
-      v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes + i)));
-    } else {
-      v = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + i)));
-    }
+    const __m256i v = LoadCodes(codes + i);
     _mm256_storeu_ps(out + i, _mm256_cvtepi32_ps(_mm256_sub_epi32(v, zp)));
   }
   for (; i < end; ++i) out[i] = static_cast<float>(static_cast<int32_t>(codes[i]) - zero_point);
@@ -168,12 +173,7 @@ NPURT_AVX2 void CodesToFloatPieces(const T* codes, int32_t zero_point, int shift
   const __m128i count = _mm_cvtsi32_si128(shift);
   int64_t i = begin;
   for (; i + 8 <= end; i += 8) {
-    __m256i v;
-    if constexpr (sizeof(T) == 1) {
-      v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes + i)));
-    } else {
-      v = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + i)));
-    }
+    const __m256i v = LoadCodes(codes + i);
     const __m256i d = _mm256_sub_epi32(v, zp);
     _mm256_storeu_ps(high + i, _mm256_cvtepi32_ps(_mm256_sra_epi32(d, count)));  // floor(d / 2^shift)
     _mm256_storeu_ps(low + i, _mm256_cvtepi32_ps(_mm256_and_si256(d, mask)));
