@@ -127,7 +127,7 @@ TEST(RequantizeFloatRowsAvx2, TwoPiecesGiveTheReferenceBits) {
     for (size_t i = 0; i < n; ++i) {
       const int32_t h = high(rng), l = low(rng);
       high_sums[i] = static_cast<float>(h), low_sums[i] = static_cast<float>(l);
-      acc[i] = (static_cast<int64_t>(h) << shift) + l + bias[i % static_cast<size_t>(p.channels)];
+      acc[i] = static_cast<int64_t>(h) * (int64_t{1} << shift) + l + bias[i % static_cast<size_t>(p.channels)];
     }
     p.bias = bias.data();
     p.acc_scale = acc_scale.data();
