@@ -23,6 +23,7 @@
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/conv.h"
 #include "runtime/ops/conv_fast_path.h"
+#include "runtime/ops/conv_int8_path.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/conv_geometry.h"
 #include "runtime/ops/fused_activation_attributes.h"
@@ -39,7 +40,8 @@ struct ConvState : OpState {
   bool has_residual = false;
   ConvResidual residual;  // its type and quantization; eval points it at the tensor
   ConvQuantParams quant;  // quantized only
-  ConvFastPath fast;      // an optimized kernel, when prepare found one
+  ConvInt8Path int8;      // npurt's int8 kernels (quantized), when one fits
+  ConvFastPath fast;      // else an optimized library kernel, when prepare found one
 };
 
 // Validates the node and computes the kernel params and the output shape; infer
@@ -242,8 +244,12 @@ Status ConvPrepare(OpNode* node) {
       state->residual.zero_point = rq.zero_point;
     }
   }
-  NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, state->params, state->quantized ? &state->quant : nullptr, false,
-                                            state->has_residual ? &state->residual : nullptr));
+  const ConvResidual* residual = state->has_residual ? &state->residual : nullptr;
+  if (state->quantized) NPURT_RETURN_IF_ERROR(state->int8.Prepare(node, state->params, state->quant, residual));
+  if (!state->int8.enabled()) {
+    NPURT_RETURN_IF_ERROR(
+        state->fast.Prepare(node, state->params, state->quantized ? &state->quant : nullptr, false, residual));
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -251,6 +257,7 @@ Status ConvPrepare(OpNode* node) {
 // Threads split the output channels.
 Status ConvEval(OpNode* node) {
   const ConvState* state = node->state_as<ConvState>();
+  if (state->int8.enabled()) return state->int8.Eval(node);
   if (state->fast.enabled()) return state->fast.Eval(node);
   const Tensor* bias = node->input(2);
   ConvResidual residual = state->residual;

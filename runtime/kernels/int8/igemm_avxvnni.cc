@@ -1,0 +1,20 @@
+// The AVX-VNNI igemm kernel (VEX vpdpbusd on ymm: Intel Alder Lake and later, AMD Zen 5; compiled
+// -mavx2 -mavxvnni), chosen on AVX2-class CPUs that report the feature.
+#include "runtime/kernels/int8/igemm_kernels.h"
+#include "runtime/kernels/int8/igemm_microkernel.h"
+#include "runtime/kernels/int8/igemm_policies_x86.h"
+
+namespace npurt {
+
+namespace {
+bool HasAvxVnni() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avxvnni");
+}
+}  // namespace
+
+const IgemmKernel kIgemmAvxVnni = {"s8_igemm_4x16c4__avxvnni", CpuTarget::kAvx2, HasAvxVnni, false,
+                                   IgemmFormat::kQuadsU8, 4, 16, false, IgemmTile<AvxVnni, 4, 2>,
+                                   IgemmStage<IgemmFormat::kQuadsU8>, IgemmStagePadding<IgemmFormat::kQuadsU8>};
+
+}  // namespace npurt

@@ -1,0 +1,19 @@
+// The igemm kernels each ISA file defines (igemm_config.cc lists the ones this build has).
+#pragma once
+
+#include "runtime/kernels/int8/igemm.h"
+
+namespace npurt {
+
+extern const IgemmKernel kIgemmScalar;
+#if defined(__x86_64__)
+extern const IgemmKernel kIgemmAvx2;
+extern const IgemmKernel kIgemmAvxVnni;
+extern const IgemmKernel kIgemmAvx512;
+extern const IgemmKernel kIgemmAvx512Vnni;
+extern const IgemmKernel kIgemmAvxVnniEmulated;
+extern const IgemmKernel kIgemmAvx512Emulated;
+extern const IgemmKernel kIgemmAvx512VnniEmulated;
+#endif
+
+}  // namespace npurt

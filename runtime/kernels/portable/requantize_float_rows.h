@@ -1,0 +1,13 @@
+// Requantization of float accumulator rows in plain C++: per element the reference's Requantize
+// (runtime/kernels/ref/quantize.h) of acc = float(bias[c] + sum) (exact sums), for CPUs without the x86
+// rows (requantize_avx2.h).
+#pragma once
+
+#include "runtime/kernels/ref/work_range.h"
+#include "runtime/kernels/x86/requantize_rows.h"  // a plain struct: any CPU
+
+namespace npurt {
+
+void requantize_float_rows__portable(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows);
+
+}  // namespace npurt

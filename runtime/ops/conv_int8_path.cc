@@ -1,0 +1,338 @@
+#include "runtime/ops/conv_int8_path.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/core/log.h"
+#include "runtime/core/thread_pool.h"
+#include "runtime/kernels/ref/layout.h"
+#include "runtime/ops/float_sum_split.h"
+
+namespace npurt {
+namespace {
+
+size_t RoundUp64(size_t bytes) { return (bytes + 63) & ~size_t{63}; }
+bool Codes(DataType t) { return t == DataType::kInt8 || t == DataType::kInt16; }
+
+constexpr int64_t kBandPixels = 64;     // output pixels per work item, at most about
+constexpr int64_t kChunkChannels = 128;  // output channels per work item, at most about
+
+}  // namespace
+
+Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams& q,
+                             const ConvResidual* residual) {
+  const Tensor& x = *node->inputs[0];
+  const Tensor& w = *node->inputs[1];
+  const Tensor* b = node->input(2);
+  const Tensor& y = *node->outputs[0];
+  // The weights are packed once here: they must be constants.
+  if (!node->may_pack_constants || !w.constant || (b != nullptr && !b->constant)) return Status::Ok();
+  if (!Codes(x.dtype) || !Codes(y.dtype) || w.dtype != DataType::kInt8 || (residual != nullptr && !Codes(residual->type))) {
+    return Status::Ok();
+  }
+  if (p.in[0] != 1 || p.kernel[0] != 1 || p.out[0] != 1) return Status::Ok();  // 3-D: the reference kernel
+  const bool int16_input = x.dtype == DataType::kInt16;
+  quant_ = q;
+  activation_ = p.activation;
+  int16_input_ = int16_input;
+  has_residual_ = residual != nullptr;
+  if (has_residual_) residual_ = *residual;
+  batch_ = p.batch;
+  in_pixels_ = p.in[1] * p.in[2];
+  out_pixels_ = p.out[1] * p.out[2];
+  in_channels_ = p.in_channels;
+  out_channels_ = p.out_channels;
+  if (!int16_input && p.groups == p.in_channels && p.groups == p.out_channels && PrepareDepthwise(node, p)) {
+    return Status::Ok();
+  }
+  const IgemmKernel* kernel = ChooseIgemmKernel(int16_input);
+  if (kernel == nullptr) return Status::Ok();
+  const int64_t group_in = p.in_channels / p.groups;
+  const int64_t taps = p.kernel[1] * p.kernel[2];
+  if (int16_input) {
+    // int16 codes: the reference sums in int64; int32 lanes give its value where every final accumulator
+    // fits int32 (int32 additions wrap, so the partial sums may leave it).
+    const int64_t weight_sum = MaxAbsWeightSum(w.as<int8_t>(), 1, p.out_channels, group_in * taps);
+    int64_t max_bias = 0;
+    for (int64_t m = 0; b != nullptr && m < p.out_channels; ++m) {
+      max_bias = std::max<int64_t>(max_bias, std::llabs(b->as<int32_t>()[m]));
+    }
+    const int64_t d_max = std::max<int64_t>(32767 - q.input_zero_point, q.input_zero_point + 32768);
+    if (d_max * weight_sum + max_bias > INT32_MAX) {
+      NPURT_LOG(kDebug, "Conv '%s': no int8 kernel (int16 accumulators can pass int32: weights of absolute sum %" PRId64
+                ")", node->name.c_str(), weight_sum);
+      return Status::Ok();
+    }
+  }
+  const int64_t element_bytes = kernel->format == IgemmFormat::kQuadsU8 ? 1 : 2;
+  const int64_t group_k = IgemmGroupK(*kernel, group_in, int16_input);
+  const int64_t row_bytes = p.groups * group_k * element_bytes;
+  const int64_t in_pixels = p.in[1] * p.in[2], out_pixels = p.out[1] * p.out[2];
+  if ((in_pixels + 1) * row_bytes > INT32_MAX) return Status::Ok();  // offsets are int32
+
+  kernel_ = kernel;
+  requantize_ = ChooseRequantizeFloatRows();
+  PackIgemmWeights(*kernel, w.as<int8_t>(), b != nullptr ? b->as<int32_t>() : nullptr, p.groups, p.out_channels,
+                   group_in, taps, int16_input, q.input_zero_point, &weights_);
+  row_bytes_ = row_bytes;
+  const int64_t mr = kernel->mr, nr = kernel->nr;
+  tiles_ = (out_pixels + mr - 1) / mr;
+
+  // The indirection buffer: for each tile, tap and row, the staged pixel it reads (the padding pixel,
+  // after the image's, where the tap falls outside). A 1x1 convolution of stride 1 without padding reads
+  // its rows in place.
+  const bool direct = taps == 1 && p.stride[1] == 1 && p.stride[2] == 1 && p.pad_begin[1] == 0 &&
+                      p.pad_begin[2] == 0 && p.in[1] == p.out[1] && p.in[2] == p.out[2];
+  offsets_.clear();
+  if (!direct) {
+    offsets_.resize(static_cast<size_t>(tiles_ * taps * mr));
+    const int32_t padding = static_cast<int32_t>(in_pixels * row_bytes);
+    for (int64_t tile = 0; tile < tiles_; ++tile) {
+      for (int64_t tap = 0; tap < taps; ++tap) {
+        const int64_t kh = tap / p.kernel[2], kw = tap % p.kernel[2];
+        for (int64_t i = 0; i < mr; ++i) {
+          const int64_t pixel = std::min(tile * mr + i, out_pixels - 1);  // a short tile repeats its last row
+          const int64_t ih = pixel / p.out[2] * p.stride[1] - p.pad_begin[1] + kh * p.dilation[1];
+          const int64_t iw = pixel % p.out[2] * p.stride[2] - p.pad_begin[2] + kw * p.dilation[2];
+          const bool inside = ih >= 0 && ih < p.in[1] && iw >= 0 && iw < p.in[2];
+          offsets_[static_cast<size_t>((tile * taps + tap) * mr + i)] =
+              inside ? static_cast<int32_t>((ih * p.in[2] + iw) * row_bytes) : padding;
+        }
+      }
+    }
+  }
+
+  // Work items: bands of output pixels x chunks of a group's nr blocks, enough of them to keep every
+  // thread busy.
+  const int threads = ThreadPool::HardwareThreads();
+  band_tiles_ = std::max<int64_t>(1, kBandPixels / mr);
+  bands_ = (tiles_ + band_tiles_ - 1) / band_tiles_;
+  chunk_blocks_ = std::min<int64_t>(weights_.blocks, std::max<int64_t>(1, kChunkChannels / nr));
+  auto chunks = [&] { return (weights_.blocks + chunk_blocks_ - 1) / chunk_blocks_; };
+  while (chunk_blocks_ > 1 && bands_ * p.groups * chunks() < 4 * threads) chunk_blocks_ = (chunk_blocks_ + 1) / 2;
+  chunks_ = chunks();
+
+  const size_t out_elem = DataTypeSize(y.dtype);
+  staged_bytes_ = RoundUp64(static_cast<size_t>((in_pixels + 1) * row_bytes));
+  output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * out_elem);
+  residual_bytes_ = has_residual_ ? RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(residual_.type)) : 0;
+  slot_bytes_ = RoundUp64(static_cast<size_t>(band_tiles_ * mr * chunk_blocks_ * nr) * sizeof(float));
+  slots_ = threads;
+  node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
+  node->kernel = kernel->name;
+  node->channels_last_io = true;
+  return Status::Ok();
+}
+
+bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p) {
+  const DwconvKernel* dw = ChooseDwconvKernel();
+  const Tensor& y = *node->outputs[0];
+  const Tensor* b = node->input(2);
+  if (dw == nullptr) return false;
+  const int64_t channels = p.out_channels;
+  const int64_t taps = p.kernel[1] * p.kernel[2];
+  padded_channels_ = (channels + kDwconvChannelBlock - 1) / kDwconvChannelBlock * kDwconvChannelBlock;
+  row_bytes_ = padded_channels_ * 2;
+  if ((in_pixels_ + 1) * row_bytes_ > INT32_MAX) return false;  // offsets are int32
+  dw_ = dw;
+  requantize_ = ChooseRequantizeFloatRows();
+  dw_taps_ = static_cast<int>(taps);
+  PackDwconvWeights(node->inputs[1]->as<int8_t>(), b != nullptr ? b->as<int32_t>() : nullptr, channels, taps,
+                    &dw_weights_, &dw_bias_);
+  // Offsets of each output pixel's taps (the padding pixel outside, and for the missing tap of an odd count).
+  const int64_t slots = (taps + 1) / 2 * 2;
+  const int32_t padding = static_cast<int32_t>(in_pixels_ * row_bytes_);
+  offsets_.assign(static_cast<size_t>(out_pixels_ * slots), padding);
+  for (int64_t pixel = 0; pixel < out_pixels_; ++pixel) {
+    for (int64_t tap = 0; tap < taps; ++tap) {
+      const int64_t ih = pixel / p.out[2] * p.stride[1] - p.pad_begin[1] + tap / p.kernel[2] * p.dilation[1];
+      const int64_t iw = pixel % p.out[2] * p.stride[2] - p.pad_begin[2] + tap % p.kernel[2] * p.dilation[2];
+      if (ih >= 0 && ih < p.in[1] && iw >= 0 && iw < p.in[2]) {
+        offsets_[static_cast<size_t>(pixel * slots + tap)] = static_cast<int32_t>((ih * p.in[2] + iw) * row_bytes_);
+      }
+    }
+  }
+  band_tiles_ = kBandPixels / 2;  // pixels per item
+  bands_ = (out_pixels_ + band_tiles_ - 1) / band_tiles_;
+  const int threads = ThreadPool::HardwareThreads();
+  staged_bytes_ = RoundUp64(static_cast<size_t>((in_pixels_ + 1) * row_bytes_));
+  output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(y.dtype));
+  residual_bytes_ = has_residual_ ? RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(residual_.type)) : 0;
+  slot_bytes_ = RoundUp64(static_cast<size_t>(band_tiles_ * channels) * sizeof(float));
+  slots_ = threads;
+  node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
+  node->kernel = dw->name;
+  node->channels_last_io = true;
+  return true;
+}
+
+void ConvInt8Path::RunDepthwiseItem(const OpNode& node, int64_t item, const uint8_t* staged, const void* residual,
+                                    void* out, float* sums) const {
+  const int64_t begin = item * band_tiles_, end = std::min(out_pixels_, begin + band_tiles_);
+  DwconvArgs a;
+  a.channels = out_channels_;
+  a.padded_channels = padded_channels_;
+  a.taps = dw_taps_;
+  a.base = staged;
+  a.offsets = offsets_.data();
+  a.weights = dw_weights_.data();
+  a.bias = dw_bias_.data();
+  a.out = sums;
+  dw_->run(a, WorkRange{begin, end});
+  RequantizeRowsParams rq = RowsParams(node, 0, out_channels_);
+  const size_t out_elem = DataTypeSize(rq.out_type);
+  if (has_residual_) {
+    rq.residual.data = static_cast<const uint8_t*>(residual) +
+                       static_cast<size_t>(begin * out_channels_) * DataTypeSize(residual_.type);
+  }
+  requantize_(rq, sums, static_cast<uint8_t*>(out) + static_cast<size_t>(begin * out_channels_) * out_elem,
+              WorkRange{0, end - begin});
+}
+
+RequantizeRowsParams ConvInt8Path::RowsParams(const OpNode& node, int64_t m0, int64_t cols) const {
+  RequantizeRowsParams rq;
+  rq.channels = cols;
+  rq.acc_scale = quant_.acc_scale.data() + m0;
+  rq.activation = activation_;
+  if (rq.activation.scale != nullptr) {
+    rq.activation.scale += m0;
+    rq.activation.shift += m0;
+  }
+  rq.out_scale = quant_.output_scale;
+  rq.out_zero_point = quant_.output_zero_point;
+  rq.out_min = quant_.output_min;
+  rq.out_max = quant_.output_max;
+  rq.out_type = node.outputs[0]->dtype;
+  if (has_residual_) rq.residual = residual_;
+  return rq;
+}
+
+void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* staged, const void* residual, void* out,
+                           float* sums) const {
+  const int64_t groups = weights_.groups, group_out = weights_.group_out;
+  const int64_t mr = kernel_->mr, nr = kernel_->nr;
+  const int64_t band = item / (groups * chunks_);
+  const int64_t g = item / chunks_ % groups;
+  const int64_t chunk = item % chunks_;
+  const int64_t tile_begin = band * band_tiles_, tile_end = std::min(tiles_, tile_begin + band_tiles_);
+  const int64_t block_begin = chunk * chunk_blocks_, block_end = std::min(weights_.blocks, block_begin + chunk_blocks_);
+  const int64_t col_begin = block_begin * nr;
+  const int64_t cols = std::min(group_out, block_end * nr) - col_begin;
+  const int64_t pixel_begin = tile_begin * mr;
+  const int64_t rows = std::min(out_pixels_, tile_end * mr) - pixel_begin;
+  const int64_t element_bytes = kernel_->format == IgemmFormat::kQuadsU8 ? 1 : 2;
+
+  IgemmTileArgs t;
+  t.taps = static_cast<int>(weights_.taps);
+  t.kgroups = static_cast<int>(weights_.kgroups);
+  t.base = staged + g * weights_.group_k * element_bytes;
+  t.row_bytes = row_bytes_;
+  t.out_stride = cols;
+  for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
+    t.rows = static_cast<int>(std::min(mr, out_pixels_ - tile * mr));
+    t.offsets = offsets_.empty() ? nullptr : offsets_.data() + tile * weights_.taps * mr;
+    t.first_row = tile * mr;
+    for (int64_t block = block_begin; block < block_end; ++block) {
+      t.weights = weights_.Block(g, block);
+      t.bias = weights_.BlockBias(g, block);
+      t.cols = static_cast<int>(std::min(nr, group_out - block * nr));
+      t.out = sums + (tile - tile_begin) * mr * cols + (block - block_begin) * nr;
+      kernel_->tile(t);
+    }
+  }
+
+  // The rows' requantization: channels [m0, m0 + cols) of each output pixel.
+  const int64_t m0 = g * group_out + col_begin;
+  RequantizeRowsParams rq = RowsParams(node, m0, cols);
+  const size_t out_elem = DataTypeSize(rq.out_type);
+  const size_t residual_elem = has_residual_ ? DataTypeSize(residual_.type) : 0;
+  auto at = [&](const void* base, int64_t pixel, size_t elem) {
+    return static_cast<const uint8_t*>(base) + static_cast<size_t>(pixel * out_channels_ + m0) * elem;
+  };
+  if (cols == out_channels_) {  // whole rows: one call
+    if (has_residual_) rq.residual.data = at(residual, pixel_begin, residual_elem);
+    requantize_(rq, sums, const_cast<uint8_t*>(at(out, pixel_begin, out_elem)), WorkRange{0, rows});
+    return;
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    if (has_residual_) rq.residual.data = at(residual, pixel_begin + r, residual_elem);
+    requantize_(rq, sums + r * cols, const_cast<uint8_t*>(at(out, pixel_begin + r, out_elem)), WorkRange{0, 1});
+  }
+}
+
+Status ConvInt8Path::Eval(OpNode* node) const {
+  const Tensor& x = *node->inputs[0];
+  const Tensor& y = *node->outputs[0];
+  uint8_t* staged = node->scratch;
+  uint8_t* staged_output = staged + staged_bytes_;
+  uint8_t* staged_residual = staged_output + output_bytes_;
+  uint8_t* slots = staged_residual + residual_bytes_;
+  const size_t in_elem = DataTypeSize(x.dtype), out_elem = DataTypeSize(y.dtype);
+
+  // NHWC output and residual: channels-last tensors in place, NCHW ones through staging.
+  uint8_t* out = y.channels_last ? static_cast<uint8_t*>(y.data) : staged_output;
+  const void* residual = nullptr;
+  if (has_residual_) {
+    const Tensor& r = *node->inputs[3];
+    residual = r.data;
+    if (!r.channels_last) {
+      ParallelFor(batch_ * out_pixels_, ThreadsFor(*node, r.num_elements()), [&](int64_t begin, int64_t end) {
+        nchw_to_nhwc(r.data, staged_residual, batch_, out_channels_, out_pixels_, DataTypeSize(r.dtype),
+                     WorkRange{begin, end});
+      });
+      residual = staged_residual;
+    }
+  }
+
+  IgemmStageArgs s;
+  s.input_int16 = int16_input_;
+  s.pixel_stride = x.channels_last ? in_channels_ : 1;
+  s.channel_stride = x.channels_last ? 1 : in_pixels_;
+  s.groups = dw_ != nullptr ? 1 : weights_.groups;
+  s.group_in = dw_ != nullptr ? in_channels_ : weights_.group_in;
+  s.group_k = dw_ != nullptr ? padded_channels_ : weights_.group_k;
+  s.zero_point = quant_.input_zero_point;
+  s.staged = staged;
+  s.row_bytes = row_bytes_;
+  auto stage = dw_ != nullptr ? dw_->stage : kernel_->stage;
+  const int workers = std::clamp(node->threads, 1, slots_);
+  const int64_t items = dw_ != nullptr ? bands_ : bands_ * weights_.groups * chunks_;
+  for (int64_t n = 0; n < batch_; ++n) {
+    s.input = static_cast<const uint8_t*>(x.data) + static_cast<size_t>(n * in_channels_ * in_pixels_) * in_elem;
+    ParallelFor(in_pixels_, ThreadsFor(*node, in_pixels_ * in_channels_), [&](int64_t begin, int64_t end) {
+      stage(s, WorkRange{begin, end});
+    });
+    // The padding pixel: d = 0 (int16 pairs), or the zero point's code (quads).
+    if (dw_ != nullptr) {
+      std::memset(staged + in_pixels_ * row_bytes_, 0, static_cast<size_t>(row_bytes_));
+    } else {
+      kernel_->stage_padding(s, staged + in_pixels_ * row_bytes_);
+    }
+    const size_t image = static_cast<size_t>(n * out_pixels_ * out_channels_);
+    uint8_t* image_out = out + image * out_elem;
+    const void* image_residual =
+        has_residual_ ? static_cast<const uint8_t*>(residual) + image * DataTypeSize(residual_.type) : nullptr;
+    ParallelFor(workers, workers, [&](int64_t first_worker, int64_t end_worker) {
+      for (int64_t worker = first_worker; worker < end_worker; ++worker) {
+        float* sums = reinterpret_cast<float*>(slots + static_cast<size_t>(worker) * slot_bytes_);
+        for (int64_t i = worker * items / workers, end = (worker + 1) * items / workers; i < end; ++i) {
+          if (dw_ != nullptr) {
+            RunDepthwiseItem(*node, i, staged, image_residual, image_out, sums);
+          } else {
+            RunItem(*node, i, staged, image_residual, image_out, sums);
+          }
+        }
+      }
+    });
+  }
+  if (!y.channels_last) {
+    ParallelFor(batch_ * out_pixels_, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
+      nhwc_to_nchw(staged_output, y.data, batch_, out_channels_, out_pixels_, out_elem, WorkRange{begin, end});
+    });
+  }
+  return Status::Ok();
+}
+
+}  // namespace npurt

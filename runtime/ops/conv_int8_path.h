@@ -1,0 +1,67 @@
+// The quantized Conv on npurt's own int8 kernels (runtime/kernels/int8): the input staged once per run in
+// the kernel's format, the output tiles of an implicit GEMM over an indirection buffer split between the
+// threads, the sums requantized by the shared rows. Exact: the reference's bits on every CPU target.
+// Chosen in prepare for 1-D and 2-D convolutions of int8 or int16 codes; enabled() false otherwise, and
+// the op takes its next path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "runtime/core/status.h"
+#include "runtime/kernels/int8/dwconv.h"
+#include "runtime/kernels/int8/igemm.h"
+#include "runtime/kernels/int8/requantize_config.h"
+#include "runtime/kernels/ref/conv.h"
+#include "runtime/ops/op.h"
+
+namespace npurt {
+
+class ConvInt8Path {
+ public:
+  // Takes `node` (sets node->kernel, scratch_bytes, channels_last_io) when a kernel fits; `residual` is
+  // a Conv's fused Add or nullptr.
+  Status Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams& q, const ConvResidual* residual);
+  bool enabled() const { return kernel_ != nullptr || dw_ != nullptr; }
+  Status Eval(OpNode* node) const;
+
+ private:
+  // One work item: a band of output pixels times a chunk of one group's output channels.
+  void RunItem(const OpNode& node, int64_t item, const uint8_t* staged, const void* residual, void* out,
+               float* sums) const;
+
+  bool PrepareDepthwise(OpNode* node, const ConvParams& p);
+  void RunDepthwiseItem(const OpNode& node, int64_t item, const uint8_t* staged, const void* residual, void* out,
+                        float* sums) const;
+  // The requantization of channels [m0, m0 + cols) of each output pixel.
+  RequantizeRowsParams RowsParams(const OpNode& node, int64_t m0, int64_t cols) const;
+
+  const IgemmKernel* kernel_ = nullptr;
+  // Depthwise convolutions (one channel per group, int8 input): their own kernel, weights and offsets
+  // ([pixel][taps rounded up to even]); bands of band_tiles_ pixels.
+  const DwconvKernel* dw_ = nullptr;
+  std::vector<int16_t> dw_weights_;
+  std::vector<int32_t> dw_bias_;
+  int64_t padded_channels_ = 0;
+  int dw_taps_ = 0;
+  RequantizeFloatRowsFn requantize_ = nullptr;
+  IgemmPackedWeights weights_;
+  std::vector<int32_t> offsets_;  // [tile][tap][mr] byte offsets of the staged pixels; empty: direct 1x1
+  ConvQuantParams quant_;
+  FusedActivationParams activation_;
+  bool int16_input_ = false;
+  bool has_residual_ = false;
+  ConvResidual residual_;
+  int64_t in_pixels_ = 0, out_pixels_ = 0, in_channels_ = 0, out_channels_ = 0, batch_ = 1;
+  int64_t row_bytes_ = 0;  // a staged pixel
+  int64_t tiles_ = 0;      // of mr output pixels
+  int64_t band_tiles_ = 1, bands_ = 1;
+  int64_t chunk_blocks_ = 1, chunks_ = 1;  // nr blocks per chunk, chunks per group
+  // Scratch: the staged image (and its padding pixel), NHWC staging of an NCHW output and residual, then
+  // one float sums slot per thread.
+  size_t staged_bytes_ = 0, output_bytes_ = 0, residual_bytes_ = 0, slot_bytes_ = 0;
+  int slots_ = 1;
+};
+
+}  // namespace npurt
