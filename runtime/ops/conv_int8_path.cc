@@ -44,11 +44,6 @@ Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   out_pixels_ = p.out[1] * p.out[2];
   in_channels_ = p.in_channels;
   out_channels_ = p.out_channels;
-  if (!int16_input && p.groups == p.in_channels && p.groups == p.out_channels && PrepareDepthwise(node, p)) {
-    return Status::Ok();
-  }
-  const IgemmKernel* kernel = ChooseIgemmKernel(int16_input);
-  if (kernel == nullptr) return Status::Ok();
   const int64_t group_in = p.in_channels / p.groups;
   const int64_t taps = p.kernel[1] * p.kernel[2];
   if (int16_input) {
@@ -66,8 +61,11 @@ Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
       return Status::Ok();
     }
   }
+  if (p.groups == p.in_channels && p.groups == p.out_channels && PrepareDepthwise(node, p)) return Status::Ok();
+  const IgemmKernel* kernel = ChooseIgemmKernel(int16_input);
+  if (kernel == nullptr) return Status::Ok();
   const int64_t element_bytes = kernel->format == IgemmFormat::kQuadsU8 ? 1 : 2;
-  const int64_t group_k = IgemmGroupK(*kernel, group_in, int16_input);
+  const int64_t group_k = IgemmGroupK(*kernel, group_in);
   const int64_t row_bytes = p.groups * group_k * element_bytes;
   const int64_t in_pixels = p.in[1] * p.in[2], out_pixels = p.out[1] * p.out[2];
   if ((in_pixels + 1) * row_bytes > INT32_MAX) return Status::Ok();  // offsets are int32
@@ -75,7 +73,7 @@ Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   kernel_ = kernel;
   requantize_ = ChooseRequantizeFloatRows();
   PackIgemmWeights(*kernel, w.as<int8_t>(), b != nullptr ? b->as<int32_t>() : nullptr, p.groups, p.out_channels,
-                   group_in, taps, int16_input, q.input_zero_point, &weights_);
+                   group_in, taps, q.input_zero_point, &weights_);
   row_bytes_ = row_bytes;
   const int64_t mr = kernel->mr, nr = kernel->nr;
   tiles_ = (out_pixels + mr - 1) / mr;
@@ -140,7 +138,7 @@ bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p) {
   requantize_ = ChooseRequantizeFloatRows();
   dw_taps_ = static_cast<int>(taps);
   PackDwconvWeights(node->inputs[1]->as<int8_t>(), b != nullptr ? b->as<int32_t>() : nullptr, channels, taps,
-                    &dw_weights_, &dw_bias_);
+                    quant_.input_zero_point, &dw_weights_, &dw_bias_);
   // Offsets of each output pixel's taps (the padding pixel outside, and for the missing tap of an odd count).
   const int64_t slots = (taps + 1) / 2 * 2;
   const int32_t padding = static_cast<int32_t>(in_pixels_ * row_bytes_);
@@ -304,12 +302,8 @@ Status ConvInt8Path::Eval(OpNode* node) const {
     ParallelFor(in_pixels_, ThreadsFor(*node, in_pixels_ * in_channels_), [&](int64_t begin, int64_t end) {
       stage(s, WorkRange{begin, end});
     });
-    // The padding pixel: d = 0 (int16 pairs), or the zero point's code (quads).
-    if (dw_ != nullptr) {
-      std::memset(staged + in_pixels_ * row_bytes_, 0, static_cast<size_t>(row_bytes_));
-    } else {
-      kernel_->stage_padding(s, staged + in_pixels_ * row_bytes_);
-    }
+    // The padding pixel: the zero point's code.
+    (dw_ != nullptr ? dw_->stage_padding : kernel_->stage_padding)(s, staged + in_pixels_ * row_bytes_);
     const size_t image = static_cast<size_t>(n * out_pixels_ * out_channels_);
     uint8_t* image_out = out + image * out_elem;
     const void* image_residual =

@@ -38,7 +38,7 @@ class ConvInt8Path {
   RequantizeRowsParams RowsParams(const OpNode& node, int64_t m0, int64_t cols) const;
 
   const IgemmKernel* kernel_ = nullptr;
-  // Depthwise convolutions (one channel per group, int8 input): their own kernel, weights and offsets
+  // Depthwise convolutions (one channel per group): their own kernel, weights and offsets
   // ([pixel][taps rounded up to even]); bands of band_tiles_ pixels.
   const DwconvKernel* dw_ = nullptr;
   std::vector<int16_t> dw_weights_;

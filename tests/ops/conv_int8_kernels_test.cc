@@ -92,7 +92,8 @@ TEST(ConvInt8Kernels, EveryDepthwiseKernelGivesTheReferenceBits) {
     SCOPED_TRACE(k->name);
     const ScopedDwconvKernelChoice use(k);
     const Taken taken = ExpectReferenceBits(k->name, 0xd3 + static_cast<uint32_t>(ran));
-    EXPECT_GE(taken.cases, 10) << k->name;  // the harness's depthwise int8 cases
+    EXPECT_GE(taken.cases, 10) << k->name;  // the harness's depthwise cases
+    EXPECT_GE(taken.int16_inputs, 3) << k->name;
     ++ran;
   }
   EXPECT_GE(ran, ActiveCpuTarget() >= CpuTarget::kPortable ? 1 : 0);

@@ -1,8 +1,9 @@
 // npurt's int8 depthwise convolution kernels (one input and one output channel per group), NHWC, exact:
-// the activations staged as int16 d = x - zero point (int8 inputs; the igemm's int16-pair staging with
-// one group), taps read through an indirection buffer, and per channel the sum over taps of d * w plus
-// the bias in int32 -- the reference's accumulator -- written as float(acc) for the shared
-// requantization rows. Taps go in pairs, so one vpmaddwd sums two taps of eight channels.
+// the int8 or int16 codes x staged as int16 (the igemm's int16-pair staging with one group), taps read
+// through an indirection buffer, and per channel the sum over taps of x * w plus the bias, which absorbs
+// zero point * sum(w), in int32 -- the reference's accumulator where that fits int32 (the op checks) --
+// written as float(acc) for the shared requantization rows. Taps go in pairs, so one vpmaddwd sums two
+// taps of eight channels.
 #pragma once
 
 #include <cstdint>
@@ -32,8 +33,10 @@ struct DwconvKernel {
   CpuTarget needs;
   // Output pixels `pixels` (offsets index them) into float(acc) rows.
   void (*run)(const DwconvArgs& args, WorkRange pixels);
-  // The staging: igemm's int16 pairs with one group of all channels (group_k = padded_channels).
+  // The staging: igemm's int16 pairs with one group of all channels (group_k = padded_channels), and
+  // its padding pixel.
   void (*stage)(const IgemmStageArgs& args, WorkRange pixels);
+  void (*stage_padding)(const IgemmStageArgs& args, uint8_t* pixel);
 };
 
 // The kernel under ActiveCpuTarget() (nullptr: the ref target). Follows ScopedIgemmKernelChoice(nullptr)
@@ -55,8 +58,8 @@ class ScopedDwconvKernelChoice {
 const std::vector<const DwconvKernel*>& AllDwconvKernels();
 
 // Weights (C, 1, taps) int8 as [tap pair][channel block][16 channels permuted for the unpack][2] int16
-// (a missing last tap 0); bias (C) or nullptr padded.
-void PackDwconvWeights(const int8_t* weights, const int32_t* bias, int64_t channels, int64_t taps,
+// (a missing last tap 0); bias (C) or nullptr padded, less zero_point (the input's) * sum(w), wrapping.
+void PackDwconvWeights(const int8_t* weights, const int32_t* bias, int64_t channels, int64_t taps, int32_t zero_point,
                        std::vector<int16_t>* packed, std::vector<int32_t>* packed_bias);
 
 }  // namespace npurt

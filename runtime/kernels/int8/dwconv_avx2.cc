@@ -48,6 +48,7 @@ void DwconvAvx2(const DwconvArgs& a, WorkRange pixels) {
 
 }  // namespace
 
-const DwconvKernel kDwconvAvx2 = {"s8_dwconv_16c2__avx2", CpuTarget::kAvx2, DwconvAvx2, IgemmStage<IgemmFormat::kPairsS16>};
+const DwconvKernel kDwconvAvx2 = {"s8_dwconv_16c2__avx2", CpuTarget::kAvx2, DwconvAvx2, IgemmStage<IgemmFormat::kPairsS16>,
+                                 IgemmStagePadding<IgemmFormat::kPairsS16>};
 
 }  // namespace npurt

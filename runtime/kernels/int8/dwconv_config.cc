@@ -39,7 +39,7 @@ const DwconvKernel* ChooseDwconvKernel() {
   return nullptr;
 }
 
-void PackDwconvWeights(const int8_t* weights, const int32_t* bias, int64_t channels, int64_t taps,
+void PackDwconvWeights(const int8_t* weights, const int32_t* bias, int64_t channels, int64_t taps, int32_t zero_point,
                        std::vector<int16_t>* packed, std::vector<int32_t>* packed_bias) {
   const int64_t blocks = (channels + kDwconvChannelBlock - 1) / kDwconvChannelBlock;
   const int64_t pairs = (taps + 1) / 2;
@@ -58,7 +58,12 @@ void PackDwconvWeights(const int8_t* weights, const int32_t* bias, int64_t chann
       }
     }
   }
-  for (int64_t c = 0; bias != nullptr && c < channels; ++c) (*packed_bias)[static_cast<size_t>(c)] = bias[c];
+  for (int64_t c = 0; c < channels; ++c) {
+    int64_t weight_sum = 0;
+    for (int64_t t = 0; t < taps; ++t) weight_sum += weights[c * taps + t];
+    const int64_t folded = (bias != nullptr ? bias[c] : 0) - static_cast<int64_t>(zero_point) * weight_sum;
+    (*packed_bias)[static_cast<size_t>(c)] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(folded)));
+  }
 }
 
 }  // namespace npurt

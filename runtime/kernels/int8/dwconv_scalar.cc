@@ -23,7 +23,8 @@ void DwconvScalar(const DwconvArgs& a, WorkRange pixels) {
           for (int lane = 0; lane < kDwconvChannelBlock; ++lane) {
             int16_t d;
             std::memcpy(&d, row + (b * kDwconvChannelBlock + kDwconvLaneChannel[lane]) * 2, 2);
-            acc[lane] += d * w[lane * 2 + half];
+            // Wrapping int32 addition, as vpaddd (the bias holds the zero point's compensation).
+            acc[lane] = static_cast<int32_t>(static_cast<uint32_t>(acc[lane]) + static_cast<uint32_t>(d * w[lane * 2 + half]));
           }
         }
       }
@@ -37,6 +38,7 @@ void DwconvScalar(const DwconvArgs& a, WorkRange pixels) {
 
 }  // namespace
 
-const DwconvKernel kDwconvScalar = {"s8_dwconv_16c__scalar", CpuTarget::kPortable, DwconvScalar, IgemmStage<IgemmFormat::kPairsS16>};
+const DwconvKernel kDwconvScalar = {"s8_dwconv_16c__scalar", CpuTarget::kPortable, DwconvScalar, IgemmStage<IgemmFormat::kPairsS16>,
+                                 IgemmStagePadding<IgemmFormat::kPairsS16>};
 
 }  // namespace npurt

@@ -4,9 +4,9 @@
 // blocking and compensation run on every x86-64 machine (the `emulated` kernels).
 //
 // The activations are staged once per run into the policy's format:
-//   kPairsS16: int16 pairs. An int8 input holds d = x - zero point (|d| <= 255); an int16 input holds
-//              d = 256 h + l as the pair (h, l), against the weight pair (256 w, w): K doubles.
-//              Padding reads d = 0. Dot: vpmaddwd (AVX2 / AVX-512BW), portable scalar.
+//   kPairsS16: int16 pairs of the codes x as they are (int8 or int16 inputs), against int16 weights
+//              (vpmaddwd on AVX2 / AVX-512BW, portable scalar: |x w| <= 2^22, so a pair never saturates).
+//              The bias absorbs zero point * sum(w); padding reads the zero point.
 //   kQuadsU8:  uint8 quads x + 128 (int8 inputs only), against int8 weights (vpdpbusd, AVX-VNNI,
 //              AVX-512 VNNI). Padding reads the zero point; the bias absorbs (zero point + 128) * sum(w).
 // Every group's K is padded with zeros to whole pairs / quads. A tile's sums are bias + dot in int32,
@@ -112,11 +112,11 @@ struct IgemmPackedWeights {
   int64_t nr_ = 0;
 };
 
-// Staged elements per group for a kernel: group_in (int8) or 2 * group_in (int16 pairs), padded.
-int64_t IgemmGroupK(const IgemmKernel& k, int64_t group_in, bool int16_input);
+// Staged elements per group for a kernel: group_in padded to whole pairs / quads.
+int64_t IgemmGroupK(const IgemmKernel& k, int64_t group_in);
 // Conv weights (M, C / groups, taps) int8, bias (M) int32 or nullptr; zero_point the input's.
 void PackIgemmWeights(const IgemmKernel& k, const int8_t* weights, const int32_t* bias, int64_t groups,
-                      int64_t out_channels, int64_t group_in, int64_t taps, bool int16_input, int32_t zero_point,
+                      int64_t out_channels, int64_t group_in, int64_t taps, int32_t zero_point,
                       IgemmPackedWeights* out);
 
 }  // namespace npurt

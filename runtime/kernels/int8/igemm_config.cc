@@ -58,14 +58,13 @@ const IgemmKernel* ChooseIgemmKernel(bool int16_input) {
   return nullptr;
 }
 
-int64_t IgemmGroupK(const IgemmKernel& k, int64_t group_in, bool int16_input) {
-  if (k.format == IgemmFormat::kQuadsU8) return (group_in + 3) / 4 * 4;
-  const int64_t elements = int16_input ? 2 * group_in : group_in;
-  return (elements + 1) / 2 * 2;
+int64_t IgemmGroupK(const IgemmKernel& k, int64_t group_in) {
+  const int64_t pack = k.format == IgemmFormat::kQuadsU8 ? 4 : 2;
+  return (group_in + pack - 1) / pack * pack;
 }
 
 void PackIgemmWeights(const IgemmKernel& k, const int8_t* weights, const int32_t* bias, int64_t groups,
-                      int64_t out_channels, int64_t group_in, int64_t taps, bool int16_input, int32_t zero_point,
+                      int64_t out_channels, int64_t group_in, int64_t taps, int32_t zero_point,
                       IgemmPackedWeights* out) {
   const int64_t group_out = out_channels / groups;
   const int64_t nr = k.nr;
@@ -76,7 +75,7 @@ void PackIgemmWeights(const IgemmKernel& k, const int8_t* weights, const int32_t
   p.group_out = group_out;
   p.group_in = group_in;
   p.taps = taps;
-  p.group_k = IgemmGroupK(k, group_in, int16_input);
+  p.group_k = IgemmGroupK(k, group_in);
   p.kgroups = p.group_k * element_bytes / 4;
   p.blocks = (group_out + nr - 1) / nr;
   p.block_bytes = taps * p.kgroups * nr * 4;
@@ -95,26 +94,18 @@ void PackIgemmWeights(const IgemmKernel& k, const int8_t* weights, const int32_t
           for (int64_t c = 0; c < group_in; ++c) {
             const int32_t w = wm[c * taps + t];
             weight_sum += w;
-            // Staged element e of this tap holds what multiplies w (int16 pairs: 256 w against h, w against l).
-            auto put = [&](int64_t e, int32_t value) {
-              uint8_t* at = block + ((t * p.kgroups + e / pack) * nr + n) * 4 + (e % pack) * element_bytes;
-              if (quads) {
-                *at = static_cast<uint8_t>(static_cast<int8_t>(value));
-              } else {
-                const int16_t v = static_cast<int16_t>(value);
-                std::memcpy(at, &v, 2);
-              }
-            };
-            if (!quads && int16_input) {
-              put(2 * c, w * 256);
-              put(2 * c + 1, w);
+            uint8_t* at = block + ((t * p.kgroups + c / pack) * nr + n) * 4 + (c % pack) * element_bytes;
+            if (quads) {
+              *at = static_cast<uint8_t>(static_cast<int8_t>(w));
             } else {
-              put(c, w);
+              const int16_t v = static_cast<int16_t>(w);
+              std::memcpy(at, &v, 2);
             }
           }
         }
-        // Quads read x + 128: the bias takes away (zero point + 128) * sum(w), wrapping as the sums do.
-        const int64_t compensation = quads ? (static_cast<int64_t>(zero_point) + 128) * weight_sum : 0;
+        // The staged codes are x (pairs) or x + 128 (quads), not x - zero point: the bias takes away
+        // (zero point [+ 128]) * sum(w), wrapping as the sums do.
+        const int64_t compensation = (static_cast<int64_t>(zero_point) + (quads ? 128 : 0)) * weight_sum;
         const int64_t folded = (bias != nullptr ? bias[m] : 0) - compensation;
         p.bias[static_cast<size_t>((g * p.blocks + b) * nr + n)] =
             static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(folded)));

@@ -75,20 +75,13 @@ inline int32_t InputCode(const IgemmStageArgs& s, int64_t p, int64_t c) {
   return s.input_int16 ? static_cast<const int16_t*>(s.input)[at] : static_cast<const int8_t*>(s.input)[at];
 }
 
-// One staged value of the format from a code (for int16 pairs, `half` 0 is h and 1 is l).
+// One staged value of the format from a code.
 template <IgemmFormat F>
-inline void StageValue(const IgemmStageArgs& s, int32_t code, uint8_t* row, int64_t k) {
+inline void StageValue(int32_t code, uint8_t* row, int64_t k) {
   if constexpr (F == IgemmFormat::kQuadsU8) {
     row[k] = static_cast<uint8_t>(code + 128);
   } else {
-    int16_t* out = reinterpret_cast<int16_t*>(row);
-    const int32_t d = code - s.zero_point;
-    if (s.input_int16) {
-      out[2 * k] = static_cast<int16_t>(d >> 8);  // arithmetic: d = 256 h + l, 0 <= l < 256
-      out[2 * k + 1] = static_cast<int16_t>(d & 255);
-    } else {
-      out[k] = static_cast<int16_t>(d);
-    }
+    reinterpret_cast<int16_t*>(row)[k] = static_cast<int16_t>(code);
   }
 }
 
@@ -100,7 +93,6 @@ template <IgemmFormat F>
 void IgemmStage(const IgemmStageArgs& s, WorkRange pixels) {
   // The caller passes exact bounds (no std:: helpers here: see the file comment).
   const int64_t begin = pixels.begin, end = pixels.end;
-  const int64_t used = s.group_in * (s.input_int16 ? 2 : 1);  // staged elements a group's channels fill
   for (int64_t p = begin; p < end; ++p) {
     uint8_t* row = s.staged + p * s.row_bytes;
     for (int64_t g = 0; g < s.groups; ++g) {
@@ -113,26 +105,23 @@ void IgemmStage(const IgemmStageArgs& s, WorkRange pixels) {
           for (int64_t c = 0; c < s.group_in; ++c) group[c] = static_cast<uint8_t>(in[c] + 128);
         } else {
           int16_t* out = reinterpret_cast<int16_t*>(group);
-          const int16_t zp = static_cast<int16_t>(s.zero_point);
-          for (int64_t c = 0; c < s.group_in; ++c) out[c] = static_cast<int16_t>(in[c] - zp);
+          for (int64_t c = 0; c < s.group_in; ++c) out[c] = in[c];
         }
       } else {
-        for (int64_t c = 0; c < s.group_in; ++c) StageValue<F>(s, InputCode(s, p, first + c), group, c);
+        for (int64_t c = 0; c < s.group_in; ++c) StageValue<F>(InputCode(s, p, first + c), group, c);
       }
-      std::memset(group + used * kStagedElementBytes<F>, 0,
-                  static_cast<size_t>((s.group_k - used) * kStagedElementBytes<F>));
+      std::memset(group + s.group_in * kStagedElementBytes<F>, 0,
+                  static_cast<size_t>((s.group_k - s.group_in) * kStagedElementBytes<F>));
     }
   }
 }
 
-// The padding pixel: real 0 in every channel (d = 0; for quads the zero point's code).
+// The padding pixel: real 0 in every channel, the zero point's code (the compensation takes it away).
 template <IgemmFormat F>
 void IgemmStagePadding(const IgemmStageArgs& s, uint8_t* pixel) {
   std::memset(pixel, 0, static_cast<size_t>(s.row_bytes));
-  if constexpr (F == IgemmFormat::kQuadsU8) {
-    for (int64_t g = 0; g < s.groups; ++g) {
-      for (int64_t c = 0; c < s.group_in; ++c) pixel[g * s.group_k + c] = static_cast<uint8_t>(s.zero_point + 128);
-    }
+  for (int64_t g = 0; g < s.groups; ++g) {
+    for (int64_t c = 0; c < s.group_in; ++c) StageValue<F>(s.zero_point, pixel + g * s.group_k * kStagedElementBytes<F>, c);
   }
 }
 
