@@ -23,13 +23,50 @@ constexpr int64_t kChunkChannels = 128;  // output channels per work item, at mo
 
 Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams& q,
                              const ConvResidual* residual) {
-  const Tensor& x = *node->inputs[0];
   const Tensor& w = *node->inputs[1];
-  const Tensor* b = node->input(2);
-  const Tensor& y = *node->outputs[0];
   // The weights are packed once here: they must be constants.
-  if (!node->may_pack_constants || !w.constant || (b != nullptr && !b->constant)) return Status::Ok();
-  if (!Codes(x.dtype) || !Codes(y.dtype) || w.dtype != DataType::kInt8 || (residual != nullptr && !Codes(residual->type))) {
+  if (!node->may_pack_constants || !w.constant || w.dtype != DataType::kInt8) return Status::Ok();
+  return PrepareWith(node, p, q, residual, w.as<int8_t>(), node->input(2));
+}
+
+Status ConvInt8Path::PrepareMatrix(OpNode* node, const GemmFastShape& shape, const Tensor* bias) {
+  const Tensor& b = *node->inputs[1];
+  if (!shape.quantized || !node->may_pack_constants || !b.constant || b.dtype != DataType::kInt8) return Status::Ok();
+  // The rows as the pixels of a 1 x rows image of k channels, B as n 1x1 filters.
+  ConvParams p;
+  p.in_channels = shape.k;
+  p.out_channels = shape.n;
+  p.in[2] = p.out[2] = shape.rows;
+  p.activation = shape.activation;
+  ConvQuantParams q;
+  q.input_zero_point = shape.a_zero_point;
+  q.acc_scale = shape.acc_scale;
+  q.output_scale = shape.output_scale;
+  q.output_zero_point = shape.output_zero_point;
+  q.output_min = shape.output_min;
+  q.output_max = shape.output_max;
+  if (q.acc_scale.size() == 1) q.acc_scale.assign(static_cast<size_t>(shape.n), q.acc_scale[0]);
+  if (static_cast<int64_t>(q.acc_scale.size()) != shape.n) return Status::Ok();
+  const int8_t* weights = b.as<int8_t>();
+  if (!shape.trans_b) {  // (K, N) -> (N, K)
+    transposed_b_.resize(static_cast<size_t>(shape.k * shape.n));
+    for (int64_t kk = 0; kk < shape.k; ++kk) {
+      for (int64_t j = 0; j < shape.n; ++j) transposed_b_[static_cast<size_t>(j * shape.k + kk)] = weights[kk * shape.n + j];
+    }
+    weights = transposed_b_.data();
+  }
+  matrix_io_ = true;
+  NPURT_RETURN_IF_ERROR(PrepareWith(node, p, q, nullptr, weights, bias));
+  node->channels_last_io = false;  // matrices: no layout to choose
+  return Status::Ok();
+}
+
+Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQuantParams& q,
+                                 const ConvResidual* residual, const int8_t* weights, const Tensor* b) {
+  const Tensor& x = *node->inputs[0];
+  const Tensor& y = *node->outputs[0];
+  if ((b != nullptr && !b->constant) || !Codes(x.dtype) || !Codes(y.dtype) ||
+      (residual != nullptr && !Codes(residual->type))) {
     return Status::Ok();
   }
   if (p.in[0] != 1 || p.kernel[0] != 1 || p.out[0] != 1) return Status::Ok();  // 3-D: the reference kernel
@@ -49,7 +86,7 @@ Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   if (int16_input) {
     // int16 codes: the reference sums in int64; int32 lanes give its value where every final accumulator
     // fits int32 (int32 additions wrap, so the partial sums may leave it).
-    const int64_t weight_sum = MaxAbsWeightSum(w.as<int8_t>(), 1, p.out_channels, group_in * taps);
+    const int64_t weight_sum = MaxAbsWeightSum(weights, 1, p.out_channels, group_in * taps);
     int64_t max_bias = 0;
     for (int64_t m = 0; b != nullptr && m < p.out_channels; ++m) {
       max_bias = std::max<int64_t>(max_bias, std::llabs(b->as<int32_t>()[m]));
@@ -61,7 +98,9 @@ Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
       return Status::Ok();
     }
   }
-  if (p.groups == p.in_channels && p.groups == p.out_channels && PrepareDepthwise(node, p)) return Status::Ok();
+  if (p.groups == p.in_channels && p.groups == p.out_channels && PrepareDepthwise(node, p, weights, b)) {
+    return Status::Ok();
+  }
   const IgemmKernel* kernel = ChooseIgemmKernel(int16_input);
   if (kernel == nullptr) return Status::Ok();
   const int64_t element_bytes = kernel->format == IgemmFormat::kQuadsU8 ? 1 : 2;
@@ -72,7 +111,7 @@ Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
 
   kernel_ = kernel;
   requantize_ = ChooseRequantizeFloatRows();
-  PackIgemmWeights(*kernel, w.as<int8_t>(), b != nullptr ? b->as<int32_t>() : nullptr, p.groups, p.out_channels,
+  PackIgemmWeights(*kernel, weights, b != nullptr ? b->as<int32_t>() : nullptr, p.groups, p.out_channels,
                    group_in, taps, q.input_zero_point, &weights_);
   row_bytes_ = row_bytes;
   const int64_t mr = kernel->mr, nr = kernel->nr;
@@ -124,10 +163,9 @@ Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   return Status::Ok();
 }
 
-bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p) {
+bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int8_t* weights, const Tensor* b) {
   const DwconvKernel* dw = ChooseDwconvKernel();
   const Tensor& y = *node->outputs[0];
-  const Tensor* b = node->input(2);
   if (dw == nullptr) return false;
   const int64_t channels = p.out_channels;
   const int64_t taps = p.kernel[1] * p.kernel[2];
@@ -137,7 +175,7 @@ bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p) {
   dw_ = dw;
   requantize_ = ChooseRequantizeFloatRows();
   dw_taps_ = static_cast<int>(taps);
-  PackDwconvWeights(node->inputs[1]->as<int8_t>(), b != nullptr ? b->as<int32_t>() : nullptr, channels, taps,
+  PackDwconvWeights(weights, b != nullptr ? b->as<int32_t>() : nullptr, channels, taps,
                     quant_.input_zero_point, &dw_weights_, &dw_bias_);
   // Offsets of each output pixel's taps (the padding pixel outside, and for the missing tap of an odd count).
   const int64_t slots = (taps + 1) / 2 * 2;
@@ -270,7 +308,8 @@ Status ConvInt8Path::Eval(OpNode* node) const {
   const size_t in_elem = DataTypeSize(x.dtype), out_elem = DataTypeSize(y.dtype);
 
   // NHWC output and residual: channels-last tensors in place, NCHW ones through staging.
-  uint8_t* out = y.channels_last ? static_cast<uint8_t*>(y.data) : staged_output;
+  const bool x_last = x.channels_last || matrix_io_, y_last = y.channels_last || matrix_io_;
+  uint8_t* out = y_last ? static_cast<uint8_t*>(y.data) : staged_output;
   const void* residual = nullptr;
   if (has_residual_) {
     const Tensor& r = *node->inputs[3];
@@ -286,8 +325,8 @@ Status ConvInt8Path::Eval(OpNode* node) const {
 
   IgemmStageArgs s;
   s.input_int16 = int16_input_;
-  s.pixel_stride = x.channels_last ? in_channels_ : 1;
-  s.channel_stride = x.channels_last ? 1 : in_pixels_;
+  s.pixel_stride = x_last ? in_channels_ : 1;
+  s.channel_stride = x_last ? 1 : in_pixels_;
   s.groups = dw_ != nullptr ? 1 : weights_.groups;
   s.group_in = dw_ != nullptr ? in_channels_ : weights_.group_in;
   s.group_k = dw_ != nullptr ? padded_channels_ : weights_.group_k;
@@ -321,7 +360,7 @@ Status ConvInt8Path::Eval(OpNode* node) const {
       }
     });
   }
-  if (!y.channels_last) {
+  if (!y_last) {
     ParallelFor(batch_ * out_pixels_, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
       nhwc_to_nchw(staged_output, y.data, batch_, out_channels_, out_pixels_, out_elem, WorkRange{begin, end});
     });

@@ -1,8 +1,9 @@
 // The quantized Conv on npurt's own int8 kernels (runtime/kernels/int8): the input staged once per run in
 // the kernel's format, the output tiles of an implicit GEMM over an indirection buffer split between the
 // threads, the sums requantized by the shared rows. Exact: the reference's bits on every CPU target.
-// Chosen in prepare for 1-D and 2-D convolutions of int8 or int16 codes; enabled() false otherwise, and
-// the op takes its next path.
+// Chosen in prepare for 1-D and 2-D convolutions of int8 or int16 codes, and for the quantized Gemm /
+// MatMul against a constant int8 B (a 1x1 convolution of its rows); enabled() false otherwise, and the op
+// takes its next path.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include "runtime/kernels/int8/igemm.h"
 #include "runtime/kernels/int8/requantize_config.h"
 #include "runtime/kernels/ref/conv.h"
+#include "runtime/ops/gemm_fast_path.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -23,6 +25,9 @@ class ConvInt8Path {
   // Takes `node` (sets node->kernel, scratch_bytes, channels_last_io) when a kernel fits; `residual` is
   // a Conv's fused Add or nullptr.
   Status Prepare(OpNode* node, const ConvParams& p, const ConvQuantParams& q, const ConvResidual* residual);
+  // A Gemm / MatMul: A (input 0, rows x k row-major) times the constant int8 B (input 1) plus the int32
+  // bias `bias` (N values) or nullptr, into the row-major output 0.
+  Status PrepareMatrix(OpNode* node, const GemmFastShape& shape, const Tensor* bias);
   bool enabled() const { return kernel_ != nullptr || dw_ != nullptr; }
   Status Eval(OpNode* node) const;
 
@@ -31,7 +36,10 @@ class ConvInt8Path {
   void RunItem(const OpNode& node, int64_t item, const uint8_t* staged, const void* residual, void* out,
                float* sums) const;
 
-  bool PrepareDepthwise(OpNode* node, const ConvParams& p);
+  // `weights`: (M, C / groups, taps) int8; `bias`: M int32 or nullptr.
+  Status PrepareWith(OpNode* node, const ConvParams& p, const ConvQuantParams& q, const ConvResidual* residual,
+                     const int8_t* weights, const Tensor* bias);
+  bool PrepareDepthwise(OpNode* node, const ConvParams& p, const int8_t* weights, const Tensor* bias);
   void RunDepthwiseItem(const OpNode& node, int64_t item, const uint8_t* staged, const void* residual, void* out,
                         float* sums) const;
   // The requantization of channels [m0, m0 + cols) of each output pixel.
@@ -51,6 +59,8 @@ class ConvInt8Path {
   ConvQuantParams quant_;
   FusedActivationParams activation_;
   bool int16_input_ = false;
+  bool matrix_io_ = false;  // a Gemm / MatMul: input and output are row-major matrices (NHWC-like)
+  std::vector<int8_t> transposed_b_;  // a (K, N) B as (N, K)
   bool has_residual_ = false;
   ConvResidual residual_;
   int64_t in_pixels_ = 0, out_pixels_ = 0, in_channels_ = 0, out_channels_ = 0, batch_ = 1;

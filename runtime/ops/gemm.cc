@@ -26,6 +26,7 @@
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/ref/gemm.h"
 #include "runtime/ops/activation_quant.h"
+#include "runtime/ops/conv_int8_path.h"
 #include "runtime/ops/gemm_fast_path.h"
 #include "runtime/ops/fused_activation_attributes.h"
 #include "runtime/ops/op.h"
@@ -76,6 +77,7 @@ struct GemmState : OpState {
   GemmParams params;
   bool quantized = false;
   GemmQuantParams quant;  // int8 only
+  ConvInt8Path int8;      // int8 against a constant B: npurt's int8 kernels
   GemmFastPath fast;
 };
 
@@ -239,7 +241,10 @@ Status GemmPrepare(OpNode* node) {
       shape.output_scale = q.output_scale, shape.output_zero_point = q.output_zero_point;
       shape.output_min = q.output_min, shape.output_max = q.output_max;
     }
-    if (!state->quantized || state->quant.b_zero_point == 0) NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, shape, c));
+    if (state->quantized) NPURT_RETURN_IF_ERROR(state->int8.PrepareMatrix(node, shape, c));
+    if (!state->int8.enabled() && (!state->quantized || state->quant.b_zero_point == 0)) {
+      NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, shape, c));
+    }
   }
   node->state = std::move(state);
   return Status::Ok();
@@ -247,6 +252,7 @@ Status GemmPrepare(OpNode* node) {
 
 Status GemmEval(OpNode* node) {
   const GemmState* state = node->state_as<GemmState>();
+  if (state->int8.enabled()) return state->int8.Eval(node);
   if (state->fast.enabled()) return state->fast.Eval(node);
   const Tensor* c = node->input(2);
   const GemmParams& p = state->params;
@@ -272,6 +278,7 @@ struct MatMulState : OpState {
   MatMulParams params;
   bool quantized = false;
   MatMulQuantParams quant;  // int8 only
+  ConvInt8Path int8;        // int8 against a constant B: npurt's int8 kernels
   GemmFastPath fast;
 };
 
@@ -426,7 +433,8 @@ Status MatMulPrepare(OpNode* node) {
       shape.output_scale = q.output_scale, shape.output_zero_point = q.output_zero_point;
       shape.output_min = q.output_min, shape.output_max = q.output_max;
     }
-    NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, shape, nullptr));
+    if (state->quantized) NPURT_RETURN_IF_ERROR(state->int8.PrepareMatrix(node, shape, nullptr));
+    if (!state->int8.enabled()) NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, shape, nullptr));
   }
   node->state = std::move(state);
   return Status::Ok();
@@ -434,6 +442,7 @@ Status MatMulPrepare(OpNode* node) {
 
 Status MatMulEval(OpNode* node) {
   const MatMulState* state = node->state_as<MatMulState>();
+  if (state->int8.enabled()) return state->int8.Eval(node);
   if (state->fast.enabled()) return state->fast.Eval(node);
   const MatMulParams& p = state->params;
   const int64_t rows = static_cast<int64_t>(p.a_offsets.size()) * p.m;  // threads split the rows of all matrices

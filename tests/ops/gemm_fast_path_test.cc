@@ -1,4 +1,4 @@
-// The Gemm op on its optimized path (runtime/ops/gemm_fast_path.h) against the
+// The Gemm op on its oneDNN path (runtime/ops/gemm_fast_path.h) against the
 // same op on the reference kernel, for every int8 / int16 type mix of the
 // kernel harness's shapes, plus long reductions. Quantized Gemms sum their codes
 // in a float32 oneDNN matmul, kept exact (int16 A and long int8 sums in two
@@ -13,44 +13,16 @@
 #include <vector>
 
 #include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/int8/igemm.h"
 #include "tests/common/isa_skip.h"
 #include "tests/ops/int8_oracle.h"
 #include "tests/ops/kernel_harness.h"
 #include "tests/ops/op_runner.h"
+#include "tests/ops/quantized_gemm_op.h"
 
 namespace npurt {
 namespace testing {
 namespace {
-
-std::vector<uint8_t> RunGemmOp(const GemmCase& c, std::string* kernel) {
-  const GemmParams& p = c.p;
-  OpRunner op("Gemm");
-  if (p.trans_b) op.attrs().SetInt("transB", 1);
-  if (p.activation.kind == FusedActivation::kRelu) op.attrs().SetString("activation", "Relu");
-  if (p.activation.kind == FusedActivation::kHardSwish) op.attrs().SetString("activation", "HardSwish");
-  if (c.out_type != c.a_type) op.attrs().SetString("output_type", c.out_type == DataType::kInt16 ? "INT16" : "INT8");
-  if (c.a_type == DataType::kInt16) {
-    std::vector<int16_t> a(c.a.size() / 2);
-    std::memcpy(a.data(), c.a.data(), c.a.size());
-    op.AddInput<int16_t>({p.m, p.k}, a, DataType::kInt16);
-  } else {
-    op.AddInput<int8_t>({p.m, p.k}, std::vector<int8_t>(c.a.begin(), c.a.end()), DataType::kInt8);
-  }
-  const float a_scale = 0.01f;  // any: the op only sees acc_scale = a scale * b scale
-  op.SetInputQuant(0, PerTensor(a_scale, c.q.a_zero_point));
-  op.AddInput<int8_t>(p.trans_b ? Shape{p.n, p.k} : Shape{p.k, p.n}, c.b, DataType::kInt8, true);
-  std::vector<float> b_scales;
-  for (float s : c.q.acc_scale) b_scales.push_back(s / a_scale);
-  op.SetInputQuant(1, accumulating::PerAxis(b_scales, p.trans_b ? 0 : 1));
-  if (!c.bias.empty()) op.AddInput<int32_t>({p.n}, c.bias, DataType::kInt32, true);
-  op.SetOutputQuant(0, PerTensor(c.q.output_scale, c.q.output_zero_point));
-  const Status s = op.Run();
-  EXPECT_TRUE(s.ok()) << c.name << ": " << s.message();
-  *kernel = op.node().kernel;
-  const Tensor& y = op.output();
-  const uint8_t* bytes = y.as<uint8_t>();
-  return std::vector<uint8_t>(bytes, bytes + y.bytes);
-}
 
 // A case of the harness with K and A's type replaced: `k` taps of random full-range codes.
 GemmCase LongGemm(std::mt19937* rng, int64_t k, DataType a_type) {
@@ -68,6 +40,7 @@ GemmCase LongGemm(std::mt19937* rng, int64_t k, DataType a_type) {
 TEST(GemmFastPath, FloatSumsGiveTheReferenceBits) {
   NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
   const ScopedCpuTargetCap no_vnni(CpuTarget::kAvx2);
+  const ScopedIgemmKernelChoice library_only(nullptr);  // npurt's int8 kernels: gemm_int8_kernels_test.cc
   int optimized = 0, candidates = 0, split = 0;
   std::vector<GemmCase> cases = GemmCases(0x6e1, 150);
   // Long sums: int8 past 2^24 at full scale (two pieces), int16 within two pieces.
