@@ -1,6 +1,6 @@
 #include "runtime/kernels/int8/requantize_config.h"
 
-#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/int8/requantize_kernels.h"
 #include "runtime/kernels/portable/requantize_float_rows.h"
 #if NPURT_HAVE_X86_KERNELS
 #include "runtime/kernels/x86/requantize_avx2.h"
@@ -8,18 +8,29 @@
 
 namespace npurt {
 
-#if NPURT_HAVE_X86_KERNELS
 namespace {
+#if NPURT_HAVE_X86_KERNELS
 void RequantizeRowsAvx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows) {
   requantize_float_rows__avx2(p, sums, out, rows);
 }
-}  // namespace
 #endif
+}  // namespace
+
+const std::vector<RequantizeRowsKernel>& AllRequantizeRowsKernels() {
+  static const std::vector<RequantizeRowsKernel> all = {
+#if NPURT_HAVE_X86_KERNELS
+      {"requantize_float_rows__avx512", CpuTarget::kAvx512, requantize_float_rows__avx512},
+      {"requantize_float_rows__avx2", CpuTarget::kAvx2, RequantizeRowsAvx2},
+#endif
+      {"requantize_float_rows__portable", CpuTarget::kPortable, requantize_float_rows__portable},
+  };
+  return all;
+}
 
 RequantizeFloatRowsFn ChooseRequantizeFloatRows() {
-#if NPURT_HAVE_X86_KERNELS
-  if (ActiveCpuTarget() >= CpuTarget::kAvx2) return RequantizeRowsAvx2;
-#endif
+  for (const RequantizeRowsKernel& k : AllRequantizeRowsKernels()) {
+    if (ActiveCpuTarget() >= k.needs) return k.run;
+  }
   return requantize_float_rows__portable;
 }
 

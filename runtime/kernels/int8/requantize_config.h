@@ -1,5 +1,5 @@
-// The requantization rows the int8 kernels finish with, chosen once from the CPU target: AVX2 on x86-64,
-// plain C++ elsewhere. Both are bit-exact with the reference (tests/ops/requantize_*_test.cc).
+// The requantization rows the int8 kernels finish with, chosen once from the CPU target: AVX-512 or AVX2
+// on x86-64, plain C++ elsewhere. All are bit-exact with the reference (tests/ops/requantize_rows_test.cc).
 #pragma once
 
 #include "runtime/kernels/ref/work_range.h"

@@ -1,0 +1,93 @@
+// Every requantization rows kernel of the int8 path (runtime/kernels/int8/requantize_kernels.h) that this
+// CPU runs against the reference's Requantize of the same integer accumulator, bit for bit: every fused
+// activation, with and without the affine after it and a residual, int8 and int16 outputs, sums with and
+// without a separate bias, channel counts around the vector widths (8 and 16), accumulators up to 2^24 and
+// scales that spread them over the output range (and that saturate it).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "runtime/kernels/int8/requantize_kernels.h"
+#include "runtime/kernels/ref/quantize.h"
+#include "tests/ops/residual_codes.h"
+
+namespace npurt {
+namespace {
+
+void ExpectReferenceBits(const RequantizeRowsKernel& k, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int32_t> sum(-(1 << 24), 1 << 24), bias_value(-(1 << 22), 1 << 22), pick(0, 5);
+  const FusedActivation kinds[] = {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kClip,
+                                   FusedActivation::kLeakyRelu, FusedActivation::kHardSigmoid, FusedActivation::kHardSwish};
+  for (int iter = 0; iter < 300; ++iter) {
+    RequantizeRowsParams p;
+    p.channels = 1 + iter % 37;
+    const int64_t rows = 1 + pick(rng);
+    const size_t n = static_cast<size_t>(rows * p.channels);
+    std::vector<int32_t> sums(n), bias(static_cast<size_t>(p.channels));
+    std::vector<float> float_sums(n), acc_scale(static_cast<size_t>(p.channels));
+    for (size_t i = 0; i < n; ++i) float_sums[i] = static_cast<float>(sums[i] = iter % 11 == 0 ? 0 : sum(rng));
+    for (auto& v : bias) v = bias_value(rng);
+    const bool with_bias = iter % 5 == 0;  // the int8 kernels fold the bias into the sums; others add it here
+    if (with_bias) p.bias = bias.data();
+    p.activation.kind = kinds[iter % 6];
+    p.activation.a = p.activation.kind == FusedActivation::kClip ? -0.5f : 0.2f;
+    p.activation.b = p.activation.kind == FusedActivation::kClip ? 2.0f : 0.5f;
+    std::vector<float> affine(2 * static_cast<size_t>(p.channels));
+    for (auto& v : affine) v = std::uniform_real_distribution<float>(-2.0f, 2.0f)(rng);
+    if (iter % 7 >= 3) p.activation.scale = affine.data(), p.activation.shift = affine.data() + p.channels;
+    p.out_type = iter % 4 < 2 ? DataType::kInt8 : DataType::kInt16;
+    const bool out16 = p.out_type == DataType::kInt16;
+    p.out_min = out16 ? -32768 : -128, p.out_max = out16 ? 32767 : 127;
+    p.out_scale = out16 ? 1e-4f : 0.02f;
+    p.out_zero_point = std::uniform_int_distribution<int32_t>(out16 ? -300 : -20, out16 ? 300 : 20)(rng);
+    // Scales that spread the sums over the output range (few saturate), or tiny and large ones.
+    testing::ResidualCodes::OutputRangeScales(&rng, p, static_cast<float>(1 << 24), &acc_scale);
+    if (iter % 9 == 4) {
+      for (auto& v : acc_scale) v *= 64.0f;  // mostly saturated
+    }
+    p.acc_scale = acc_scale.data();
+    testing::ResidualCodes residual;
+    const bool with_residual = iter % 4 == 1 || iter % 4 == 2;
+    if (with_residual) residual.Attach(&rng, n, iter % 3 == 0 ? DataType::kInt16 : DataType::kInt8, &p);
+    std::vector<int32_t> want(n), got(n);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t m = 0; m < p.channels; ++m) {
+        const size_t at = static_cast<size_t>(r * p.channels + m);
+        const int64_t acc = (with_bias ? bias[static_cast<size_t>(m)] : 0) + static_cast<int64_t>(sums[at]);
+        const float s = acc_scale[static_cast<size_t>(m)];
+        want[at] = with_residual ? RequantizeWithResidual(acc, s, residual.Real(at), p.activation, p.out_scale,
+                                                          p.out_zero_point, p.out_min, p.out_max, m)
+                                 : Requantize(acc, s, p.activation, p.out_scale, p.out_zero_point, p.out_min,
+                                              p.out_max, m);
+      }
+    }
+    std::vector<int16_t> out16_values(n);
+    std::vector<int8_t> out8_values(n);
+    void* out = out16 ? static_cast<void*>(out16_values.data()) : out8_values.data();
+    const int64_t cut = std::uniform_int_distribution<int64_t>(0, rows)(rng);
+    k.run(p, float_sums.data(), out, WorkRange{0, cut});
+    k.run(p, float_sums.data(), out, WorkRange{cut, rows});
+    for (size_t i = 0; i < n; ++i) got[i] = out16 ? out16_values[i] : out8_values[i];
+    ASSERT_EQ(got, want) << k.name << ": iteration " << iter << ", activation " << static_cast<int>(p.activation.kind)
+                         << ", " << p.channels << " channels";
+  }
+}
+
+TEST(RequantizeRows, EveryKernelGivesTheReferenceBits) {
+  int ran = 0;
+  for (const RequantizeRowsKernel& k : AllRequantizeRowsKernels()) {
+    if (ActiveCpuTarget() < k.needs) {
+      std::printf("[ INFO     ] %s: not on this CPU\n", k.name);
+      continue;
+    }
+    SCOPED_TRACE(k.name);
+    ExpectReferenceBits(k, 0x7e9 + static_cast<uint32_t>(ran++));
+  }
+  EXPECT_GE(ran, ActiveCpuTarget() >= CpuTarget::kPortable ? 1 : 0);
+}
+
+}  // namespace
+}  // namespace npurt
