@@ -1,22 +1,32 @@
-// Multiply-adds per second of the AVX2 instruction sequences an int8 GEMM can
+// Multiply-adds per second of the x86 instruction sequences an int8 GEMM can
 // be built on, in a register-only loop (12 independent accumulators, no
 // memory traffic): the ceiling each approach has on this core.
 //
 //   float FMA            vfmadd231ps                      8 MACs, exact while sums < 2^24
 //   int16 pairs          vpmaddwd + vpaddd               16 MACs, exact (sign-extended int8 codes)
 //   uint8 x int8 pairs   vpmaddubsw + vpmaddwd + vpaddd  32 MACs, int16 pair sums saturate
+// and where the CPU has them
+//   AVX-512BW pairs      vpmaddwd + vpaddd on zmm        32 MACs, exact
+//   AVX-VNNI quads       vpdpbusd on ymm                 32 MACs, exact (uint8 x int8)
+//   AVX-512 VNNI quads   vpdpbusd on zmm                 64 MACs, exact
 //
-// npurt's float sums use the first; ONNX Runtime's AVX2 int8 kernels the
-// third. Usage: dot_throughput [seconds per row, default 0.5]
+// npurt's int8 kernels (runtime/kernels/int8) use the exact ones; ONNX Runtime's AVX2 int8 kernels the
+// third. The last line is the machine's exact int8 peak per core, the fastest exact sequence, in GOPS
+// (2 ops per multiply-add): what `make bench` measures npurt's int8 against.
+// Usage: dot_throughput [seconds per row, default 0.5]
 #include <immintrin.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 namespace {
 
 #define NPURT_AVX2 __attribute__((target("avx2,fma")))
+#define NPURT_AVX512 __attribute__((target("avx512f,avx512bw,avx512vnni")))
+#define NPURT_AVXVNNI __attribute__((target("avx2,fma,avxvnni")))
 
 constexpr int kAccumulators = 12;
 
@@ -61,25 +71,64 @@ struct Pairs {
   static NPURT_AVX2 double Lane0(V v) { return _mm256_extract_epi32(v, 0); }
 };
 
-template <typename S>
-NPURT_AVX2 double Rounds(long steps, const typename S::Row* rows) {
-  using V = typename S::V;
-  V a0 = S::Zero(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
-  const V w0 = S::Weight(0), w1 = S::Weight(1);
-#define NPURT_STEP(r, acc0, acc1)          \
+// One GEMM-shaped round loop per target attribute (a function's ISA is its attribute: AVX2 rows must not
+// meet EVEX encodings).
+#define NPURT_DEFINE_ROUNDS(NAME, ATTRIBUTE)                                                                   \
+  template <typename S>                                                                                       \
+  ATTRIBUTE double NAME(long steps, const typename S::Row* rows) {                                            \
+    using V = typename S::V;                                                                                  \
+    V a0 = S::Zero(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, \
+      a11 = a0;                                                                                               \
+    const V w0 = S::Weight(0), w1 = S::Weight(1);                                                             \
+    for (long s = 0; s < steps; ++s) {                                                                        \
+      NPURT_ROWS(NPURT_STEP)                                                                                  \
+      NPURT_KEEP(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);                                           \
+    }                                                                                                         \
+    const V sum = S::Add(S::Add(S::Add(a0, a1), S::Add(a2, a3)), S::Add(S::Add(a4, a5), S::Add(a6, a7)));     \
+    return S::Lane0(S::Add(sum, S::Add(S::Add(a8, a9), S::Add(a10, a11))));                                   \
+  }
+#define NPURT_STEP(r, acc0, acc1)         \
   {                                       \
     const V x = S::Broadcast(rows + r);   \
     acc0 = S::Step(acc0, x, w0);          \
     acc1 = S::Step(acc1, x, w1);          \
   }
-  for (long s = 0; s < steps; ++s) {
-    NPURT_ROWS(NPURT_STEP)
-    NPURT_KEEP(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-  }
+NPURT_DEFINE_ROUNDS(Rounds, NPURT_AVX2)
+NPURT_DEFINE_ROUNDS(RoundsAvx512, NPURT_AVX512)
+NPURT_DEFINE_ROUNDS(RoundsAvxVnni, NPURT_AVXVNNI)
 #undef NPURT_STEP
-  const V sum = S::Add(S::Add(S::Add(a0, a1), S::Add(a2, a3)), S::Add(S::Add(a4, a5), S::Add(a6, a7)));
-  return S::Lane0(S::Add(sum, S::Add(S::Add(a8, a9), S::Add(a10, a11))));
-}
+
+// vpmaddwd on zmm int16 pairs (AVX-512BW), or (kQuads) vpdpbusd on zmm uint8 x int8 quads (AVX-512 VNNI).
+template <bool kQuads>
+struct Zmm {
+  using V = __m512i;
+  using Row = int32_t;
+  static NPURT_AVX512 V Zero() { return _mm512_setzero_si512(); }
+  static NPURT_AVX512 V Weight(int k) { return _mm512_set1_epi16(k == 0 ? 0x0305 : 0x0507); }
+  static NPURT_AVX512 V Broadcast(const Row* row) { return _mm512_set1_epi32(*row); }
+  static NPURT_AVX512 V Step(V acc, V x, V w) {
+    if (kQuads) return _mm512_dpbusd_epi32(acc, x, w);
+    return _mm512_add_epi32(acc, _mm512_madd_epi16(x, w));
+  }
+  static NPURT_AVX512 V Add(V a, V b) { return _mm512_add_epi32(a, b); }
+  static NPURT_AVX512 double Lane0(V v) {
+    int32_t lanes[16];
+    _mm512_storeu_si512(lanes, v);
+    return lanes[0];
+  }
+};
+
+// vpdpbusd on ymm, VEX-encoded (AVX-VNNI).
+struct YmmVnni {
+  using V = __m256i;
+  using Row = int32_t;
+  static NPURT_AVXVNNI V Zero() { return _mm256_setzero_si256(); }
+  static NPURT_AVXVNNI V Weight(int k) { return _mm256_set1_epi16(k == 0 ? 0x0305 : 0x0507); }
+  static NPURT_AVXVNNI V Broadcast(const Row* row) { return _mm256_set1_epi32(*row); }
+  static NPURT_AVXVNNI V Step(V acc, V x, V w) { return _mm256_dpbusd_avx_epi32(acc, x, w); }
+  static NPURT_AVXVNNI V Add(V a, V b) { return _mm256_add_epi32(a, b); }
+  static NPURT_AVXVNNI double Lane0(V v) { return _mm256_extract_epi32(v, 0); }
+};
 
 // G multiply-adds per second of `run`, doing `macs_per_round` per round, over about `seconds`.
 template <typename Run>
@@ -110,11 +159,40 @@ int main(int argc, char** argv) {
   const double fma = Rate([&](long n) { return Rounds<Fma>(n, float_rows); }, kAccumulators * 8.0, seconds);
   const double madd = Rate([&](long n) { return Rounds<Pairs<false>>(n, int_rows); }, kAccumulators * 16.0, seconds);
   const double maddubs = Rate([&](long n) { return Rounds<Pairs<true>>(n, int_rows); }, kAccumulators * 32.0, seconds);
+  struct Row {
+    const char* name;
+    double rate;  // G multiply-adds per second; 0: not on this CPU
+    const char* exact;
+  };
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  const bool avx512_vnni = avx512 && __builtin_cpu_supports("avx512vnni");
+  const bool avx_vnni = __builtin_cpu_supports("avxvnni");
+  const Row rows[] = {
+      {"vfmadd231ps (float sums)", fma, "while sums < 2^24"},
+      {"vpmaddwd + vpaddd (int16 pairs)", madd, "yes"},
+      {"vpmaddubsw + vpmaddwd + vpaddd (uint8 x int8)", maddubs, "no: int16 pair sums saturate"},
+      {"vpmaddwd + vpaddd on zmm (AVX-512BW int16 pairs)",
+       avx512 ? Rate([&](long n) { return RoundsAvx512<Zmm<false>>(n, int_rows); }, kAccumulators * 32.0, seconds) : 0,
+       "yes"},
+      {"vpdpbusd on ymm (AVX-VNNI uint8 x int8)",
+       avx_vnni ? Rate([&](long n) { return RoundsAvxVnni<YmmVnni>(n, int_rows); }, kAccumulators * 32.0, seconds) : 0,
+       "yes"},
+      {"vpdpbusd on zmm (AVX-512 VNNI uint8 x int8)",
+       avx512_vnni ? Rate([&](long n) { return RoundsAvx512<Zmm<true>>(n, int_rows); }, kAccumulators * 64.0, seconds)
+                   : 0,
+       "yes"},
+  };
   std::printf("| sequence (one core, registers only) | G multiply-adds/s | vs float FMA | exact |\n");
   std::printf("|---|---:|---:|---|\n");
-  std::printf("| vfmadd231ps (float sums) | %.1f | 1.00 | while sums < 2^24 |\n", fma);
-  std::printf("| vpmaddwd + vpaddd (int16 pairs) | %.1f | %.2f | yes |\n", madd, madd / fma);
-  std::printf("| vpmaddubsw + vpmaddwd + vpaddd (uint8 x int8) | %.1f | %.2f | no: int16 pair sums saturate |\n",
-              maddubs, maddubs / fma);
+  const Row* best = nullptr;
+  for (const Row& r : rows) {
+    if (r.rate <= 0) {
+      std::printf("| %s | not on this CPU | | |\n", r.name);
+      continue;
+    }
+    std::printf("| %s | %.1f | %.2f | %s |\n", r.name, r.rate, r.rate / fma, r.exact);
+    if (std::strcmp(r.exact, "yes") == 0 && (best == nullptr || r.rate > best->rate)) best = &r;
+  }
+  std::printf("int8 exact peak per core: %.0f GOPS (%s)\n", 2 * best->rate, best->name);
   return 0;
 }

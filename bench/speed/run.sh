@@ -109,7 +109,9 @@ while IFS=$'\t' read -r name input shape mean std reorder; do
   done
 done < "$W/models.tsv"
 
-# 5. The timings (one process each), then the report.
+# 5. The machine's int8 peak (bench/isa: the fastest exact dot-product sequence of one core), the timings
+#    (one process each), then the report.
+if [ -x "$B/bench/isa/dot_throughput" ]; then "$B/bench/isa/dot_throughput" 0.3 > "$W/isa.txt"; else rm -f "$W/isa.txt"; fi
 echo "bench: measuring ($ROUNDS rounds)"
 "$PY" "$HERE/measure.py" "$W" "$NB" "$ROUNDS"
 BENCH_SECONDS=$(($(date +%s) - start)) "$PY" "$HERE/report.py" "$W" "$REPO" "$N"

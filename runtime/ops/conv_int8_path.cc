@@ -103,7 +103,7 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   }
   const IgemmKernel* kernel = ChooseIgemmKernel(int16_input);
   if (kernel == nullptr) return Status::Ok();
-  const int64_t element_bytes = kernel->format == IgemmFormat::kQuadsU8 ? 1 : 2;
+  const int64_t element_bytes = IgemmElementBytes(kernel->format);
   const int64_t group_k = IgemmGroupK(*kernel, group_in);
   const int64_t row_bytes = p.groups * group_k * element_bytes;
   const int64_t in_pixels = p.in[1] * p.in[2], out_pixels = p.out[1] * p.out[2];
@@ -258,7 +258,7 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
   const int64_t cols = std::min(group_out, block_end * nr) - col_begin;
   const int64_t pixel_begin = tile_begin * mr;
   const int64_t rows = std::min(out_pixels_, tile_end * mr) - pixel_begin;
-  const int64_t element_bytes = kernel_->format == IgemmFormat::kQuadsU8 ? 1 : 2;
+  const int64_t element_bytes = IgemmElementBytes(kernel_->format);
 
   IgemmTileArgs t;
   t.taps = static_cast<int>(weights_.taps);

@@ -9,6 +9,8 @@
 //              The bias absorbs zero point * sum(w); padding reads the zero point.
 //   kQuadsU8:  uint8 quads x + 128 (int8 inputs only), against int8 weights (vpdpbusd, AVX-VNNI,
 //              AVX-512 VNNI). Padding reads the zero point; the bias absorbs (zero point + 128) * sum(w).
+//   kQuadsS8:  int8 quads of the codes x as they are (int8 inputs only), against int8 weights (ARM sdot).
+//              Padding reads the zero point; the bias absorbs zero point * sum(w).
 // Every group's K is padded with zeros to whole pairs / quads. A tile's sums are bias + dot in int32,
 // which equals the reference's accumulator wherever the reference's fits int32 (checked by the op:
 // int32 arithmetic wraps, so only the final value must fit), written as float(acc) -- the reference's
@@ -24,7 +26,10 @@
 
 namespace npurt {
 
-enum class IgemmFormat { kPairsS16, kQuadsU8 };
+enum class IgemmFormat { kPairsS16, kQuadsU8, kQuadsS8 };
+// Bytes of one staged element, and elements per 4-byte group.
+constexpr int64_t IgemmElementBytes(IgemmFormat f) { return f == IgemmFormat::kPairsS16 ? 2 : 1; }
+constexpr int64_t IgemmPack(IgemmFormat f) { return 4 / IgemmElementBytes(f); }
 
 // One tile: rows (<= mr) output pixels x cols (<= nr) output channels of one group.
 struct IgemmTileArgs {

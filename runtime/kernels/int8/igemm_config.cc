@@ -12,7 +12,10 @@ const std::vector<const IgemmKernel*>& AllIgemmKernels() {
   static const std::vector<const IgemmKernel*> all = {
 #if defined(__x86_64__)
       &kIgemmAvx512Vnni, &kIgemmAvx512, &kIgemmAvxVnni, &kIgemmAvx2,
-      &kIgemmAvx512VnniEmulated, &kIgemmAvx512Emulated, &kIgemmAvxVnniEmulated,
+      &kIgemmAvx512VnniEmulated, &kIgemmAvx512Emulated, &kIgemmAvxVnniEmulated, &kIgemmNeonDotEmulated,
+#endif
+#if defined(__aarch64__)
+      &kIgemmNeonDot, &kIgemmNeon,
 #endif
       &kIgemmScalar,
   };
@@ -59,7 +62,7 @@ const IgemmKernel* ChooseIgemmKernel(bool int16_input) {
 }
 
 int64_t IgemmGroupK(const IgemmKernel& k, int64_t group_in) {
-  const int64_t pack = k.format == IgemmFormat::kQuadsU8 ? 4 : 2;
+  const int64_t pack = IgemmPack(k.format);
   return (group_in + pack - 1) / pack * pack;
 }
 
@@ -68,8 +71,8 @@ void PackIgemmWeights(const IgemmKernel& k, const int8_t* weights, const int32_t
                       IgemmPackedWeights* out) {
   const int64_t group_out = out_channels / groups;
   const int64_t nr = k.nr;
-  const bool quads = k.format == IgemmFormat::kQuadsU8;
-  const int64_t element_bytes = quads ? 1 : 2;
+  const bool quads = k.format != IgemmFormat::kPairsS16;  // int8 weights
+  const int64_t element_bytes = IgemmElementBytes(k.format);
   IgemmPackedWeights& p = *out;
   p.groups = groups;
   p.group_out = group_out;
@@ -103,9 +106,10 @@ void PackIgemmWeights(const IgemmKernel& k, const int8_t* weights, const int32_t
             }
           }
         }
-        // The staged codes are x (pairs) or x + 128 (quads), not x - zero point: the bias takes away
-        // (zero point [+ 128]) * sum(w), wrapping as the sums do.
-        const int64_t compensation = (static_cast<int64_t>(zero_point) + (quads ? 128 : 0)) * weight_sum;
+        // The staged codes are x (pairs, signed quads) or x + 128 (unsigned quads), not x - zero point: the
+        // bias takes away (zero point [+ 128]) * sum(w), wrapping as the sums do.
+        const int64_t shift = k.format == IgemmFormat::kQuadsU8 ? 128 : 0;
+        const int64_t compensation = (static_cast<int64_t>(zero_point) + shift) * weight_sum;
         const int64_t folded = (bias != nullptr ? bias[m] : 0) - compensation;
         p.bias[static_cast<size_t>((g * p.blocks + b) * nr + n)] =
             static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(folded)));

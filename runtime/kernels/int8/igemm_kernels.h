@@ -14,6 +14,11 @@ extern const IgemmKernel kIgemmAvx512Vnni;
 extern const IgemmKernel kIgemmAvxVnniEmulated;
 extern const IgemmKernel kIgemmAvx512Emulated;
 extern const IgemmKernel kIgemmAvx512VnniEmulated;
+extern const IgemmKernel kIgemmNeonDotEmulated;
+#endif
+#if defined(__aarch64__)
+extern const IgemmKernel kIgemmNeonDot;
+extern const IgemmKernel kIgemmNeon;
 #endif
 
 }  // namespace npurt

@@ -80,13 +80,15 @@ template <IgemmFormat F>
 inline void StageValue(int32_t code, uint8_t* row, int64_t k) {
   if constexpr (F == IgemmFormat::kQuadsU8) {
     row[k] = static_cast<uint8_t>(code + 128);
+  } else if constexpr (F == IgemmFormat::kQuadsS8) {
+    row[k] = static_cast<uint8_t>(static_cast<int8_t>(code));
   } else {
     reinterpret_cast<int16_t*>(row)[k] = static_cast<int16_t>(code);
   }
 }
 
 template <IgemmFormat F>
-constexpr int64_t kStagedElementBytes = F == IgemmFormat::kQuadsU8 ? 1 : 2;
+constexpr int64_t kStagedElementBytes = IgemmElementBytes(F);
 
 // Pixels [begin, end) staged; a group's padding elements zero.
 template <IgemmFormat F>
@@ -103,6 +105,8 @@ void IgemmStage(const IgemmStageArgs& s, WorkRange pixels) {
         const int8_t* in = static_cast<const int8_t*>(s.input) + p * s.pixel_stride + first;
         if constexpr (F == IgemmFormat::kQuadsU8) {
           for (int64_t c = 0; c < s.group_in; ++c) group[c] = static_cast<uint8_t>(in[c] + 128);
+        } else if constexpr (F == IgemmFormat::kQuadsS8) {
+          std::memcpy(group, in, static_cast<size_t>(s.group_in));
         } else {
           int16_t* out = reinterpret_cast<int16_t*>(group);
           for (int64_t c = 0; c < s.group_in; ++c) out[c] = in[c];

@@ -46,6 +46,18 @@ struct AvxVnniEmulated : Avx2Madd {
   static Vec Dot(Vec acc, Vec a, Vec w) { return DpbusdEmulated(acc, a, w); }
 };
 
+// ARM's sdot (int8 x int8 quads into int32 lanes) on eight lanes from AVX2, exact: both operands' even and
+// odd bytes sign-extended to int16, two vpmaddwd.
+inline __m256i SdotEmulated(__m256i acc, __m256i a, __m256i w) {
+  const __m256i a_even = _mm256_srai_epi16(_mm256_slli_epi16(a, 8), 8), a_odd = _mm256_srai_epi16(a, 8);
+  const __m256i w_even = _mm256_srai_epi16(_mm256_slli_epi16(w, 8), 8), w_odd = _mm256_srai_epi16(w, 8);
+  return _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(a_even, w_even), _mm256_madd_epi16(a_odd, w_odd)));
+}
+// The NEON dotprod kernel's blocking (4 x 16, four-lane vectors four wide) as two eight-lane halves.
+struct NeonDotEmulated : Avx2Madd {
+  static Vec Dot(Vec acc, Vec a, Vec w) { return SdotEmulated(acc, a, w); }
+};
+
 // Sixteen lanes as two ymm halves: the AVX-512 policies' blocking on an AVX2 machine.
 struct Ymm2 {
   __m256i lo, hi;
