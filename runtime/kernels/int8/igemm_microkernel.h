@@ -90,32 +90,48 @@ inline void StageValue(int32_t code, uint8_t* row, int64_t k) {
 template <IgemmFormat F>
 constexpr int64_t kStagedElementBytes = IgemmElementBytes(F);
 
+// n int8 codes as staged elements (the loops the compiler vectorizes: restrict pointers and no field of
+// the arguments read inside, which a byte store could otherwise alias).
+template <IgemmFormat F>
+inline void StageCodes(const int8_t* __restrict in, uint8_t* __restrict out, int64_t n) {
+  if constexpr (F == IgemmFormat::kQuadsU8) {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(in[i] + 128);
+  } else if constexpr (F == IgemmFormat::kQuadsS8) {
+    std::memcpy(out, in, static_cast<size_t>(n));
+  } else {
+    int16_t* __restrict wide = reinterpret_cast<int16_t*>(out);
+    for (int64_t i = 0; i < n; ++i) wide[i] = in[i];
+  }
+}
+
 // Pixels [begin, end) staged; a group's padding elements zero.
 template <IgemmFormat F>
 void IgemmStage(const IgemmStageArgs& s, WorkRange pixels) {
   // The caller passes exact bounds (no std:: helpers here: see the file comment).
   const int64_t begin = pixels.begin, end = pixels.end;
+  const int64_t groups = s.groups, group_in = s.group_in, group_k = s.group_k, row_bytes = s.row_bytes;
+  const int64_t pixel_stride = s.pixel_stride;
+  uint8_t* const staged = s.staged;
+  constexpr int64_t kElem = kStagedElementBytes<F>;
+  const bool nhwc8 = s.channel_stride == 1 && !s.input_int16;
+  const int8_t* const in8 = static_cast<const int8_t*>(s.input);
+  if (nhwc8 && groups * group_in == pixel_stride && group_k == group_in &&
+      row_bytes == groups * group_k * kElem) {
+    // NHWC int8 whose channels fill the staged rows: one run over the pixels.
+    StageCodes<F>(in8 + begin * pixel_stride, staged + begin * row_bytes, (end - begin) * pixel_stride);
+    return;
+  }
   for (int64_t p = begin; p < end; ++p) {
-    uint8_t* row = s.staged + p * s.row_bytes;
-    for (int64_t g = 0; g < s.groups; ++g) {
-      uint8_t* group = row + g * s.group_k * kStagedElementBytes<F>;
-      const int64_t first = g * s.group_in;
-      if (s.channel_stride == 1 && !s.input_int16) {
-        // The common case, NHWC int8: a loop the compiler vectorizes.
-        const int8_t* in = static_cast<const int8_t*>(s.input) + p * s.pixel_stride + first;
-        if constexpr (F == IgemmFormat::kQuadsU8) {
-          for (int64_t c = 0; c < s.group_in; ++c) group[c] = static_cast<uint8_t>(in[c] + 128);
-        } else if constexpr (F == IgemmFormat::kQuadsS8) {
-          std::memcpy(group, in, static_cast<size_t>(s.group_in));
-        } else {
-          int16_t* out = reinterpret_cast<int16_t*>(group);
-          for (int64_t c = 0; c < s.group_in; ++c) out[c] = in[c];
-        }
+    uint8_t* row = staged + p * row_bytes;
+    for (int64_t g = 0; g < groups; ++g) {
+      uint8_t* group = row + g * group_k * kElem;
+      const int64_t first = g * group_in;
+      if (nhwc8) {
+        StageCodes<F>(in8 + p * pixel_stride + first, group, group_in);
       } else {
-        for (int64_t c = 0; c < s.group_in; ++c) StageValue<F>(InputCode(s, p, first + c), group, c);
+        for (int64_t c = 0; c < group_in; ++c) StageValue<F>(InputCode(s, p, first + c), group, c);
       }
-      std::memset(group + s.group_in * kStagedElementBytes<F>, 0,
-                  static_cast<size_t>((s.group_k - s.group_in) * kStagedElementBytes<F>));
+      std::memset(group + group_in * kElem, 0, static_cast<size_t>((group_k - group_in) * kElem));
     }
   }
 }
