@@ -1,5 +1,5 @@
-// The AVX-512 igemm kernels (compiled -mavx512f -mavx512bw -mavx512vl -mavx512vnni): vpmaddwd on zmm for
-// int16 pairs, vpdpbusd for uint8 quads.
+// The AVX-512 igemm kernels (compiled -mavx512f -mavx512bw -mavx512vl -mavx512vnni): vpmaddwd (AVX-512BW)
+// or vpdpwssd (VNNI) on zmm for int16 pairs, vpdpbusd for uint8 quads.
 // GCC 12's own _mm512_cvtepi32_ps reads an "undefined" vector it flags as maybe-uninitialized (GCC bug 105593).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
@@ -12,6 +12,9 @@ namespace npurt {
 const IgemmKernel kIgemmAvx512 = {"s8_igemm_8x32c2__avx512", CpuTarget::kAvx512, nullptr, false,
                                   IgemmFormat::kPairsS16, 8, 32, true, IgemmTile<Avx512Madd, 8, 2>,
                                   IgemmStage<IgemmFormat::kPairsS16>, IgemmStagePadding<IgemmFormat::kPairsS16>};
+const IgemmKernel kIgemmAvx512VnniPairs = {"s8_igemm_8x32c2__avx512vnni", CpuTarget::kAvx512Vnni, nullptr, false,
+                                           IgemmFormat::kPairsS16, 8, 32, true, IgemmTile<Avx512VnniPairs, 8, 2>,
+                                           IgemmStage<IgemmFormat::kPairsS16>, IgemmStagePadding<IgemmFormat::kPairsS16>};
 const IgemmKernel kIgemmAvx512Vnni = {"s8_igemm_8x32c4__avx512vnni", CpuTarget::kAvx512Vnni, nullptr, false,
                                       IgemmFormat::kQuadsU8, 8, 32, false, IgemmTile<Avx512Vnni, 8, 2>,
                                       IgemmStage<IgemmFormat::kQuadsU8>, IgemmStagePadding<IgemmFormat::kQuadsU8>};

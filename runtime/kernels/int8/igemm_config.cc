@@ -11,7 +11,7 @@ namespace npurt {
 const std::vector<const IgemmKernel*>& AllIgemmKernels() {
   static const std::vector<const IgemmKernel*> all = {
 #if defined(__x86_64__)
-      &kIgemmAvx512Vnni, &kIgemmAvx512, &kIgemmAvxVnni, &kIgemmAvx2,
+      &kIgemmAvx512Vnni, &kIgemmAvx512VnniPairs, &kIgemmAvx512, &kIgemmAvxVnni, &kIgemmAvx2,
       &kIgemmAvx512VnniEmulated, &kIgemmAvx512Emulated, &kIgemmAvxVnniEmulated, &kIgemmNeonDotEmulated,
 #endif
 #if defined(__aarch64__)

@@ -11,6 +11,7 @@ extern const IgemmKernel kIgemmAvx2;
 extern const IgemmKernel kIgemmAvxVnni;
 extern const IgemmKernel kIgemmAvx512;
 extern const IgemmKernel kIgemmAvx512Vnni;
+extern const IgemmKernel kIgemmAvx512VnniPairs;
 extern const IgemmKernel kIgemmAvxVnniEmulated;
 extern const IgemmKernel kIgemmAvx512Emulated;
 extern const IgemmKernel kIgemmAvx512VnniEmulated;

@@ -108,6 +108,11 @@ struct Avx512Madd {
 struct Avx512Vnni : Avx512Madd {
   static Vec Dot(Vec acc, Vec a, Vec w) { return _mm512_dpbusd_epi32(acc, a, w); }
 };
+// vpdpwssd: vpmaddwd and vpaddd in one instruction, the same sums (a pair saturates only at
+// (-32768)^2 * 2, which int8 weights never reach), so Avx512MaddEmulated is its emulation.
+struct Avx512VnniPairs : Avx512Madd {
+  static Vec Dot(Vec acc, Vec a, Vec w) { return _mm512_dpwssd_epi32(acc, a, w); }
+};
 #endif
 
 }  // namespace
