@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "runtime/core/log.h"
 #include "runtime/core/thread_pool.h"
@@ -15,6 +16,27 @@ namespace {
 
 size_t RoundUp64(size_t bytes) { return (bytes + 63) & ~size_t{63}; }
 bool Codes(DataType t) { return t == DataType::kInt8 || t == DataType::kInt16; }
+
+// The two pieces of int16 inputs, d = x - zero point = 256 h + l (0 <= l < 256), into two staged images of
+// int16 pairs (a group's padding elements 0).
+void StagePieces(const IgemmStageArgs& s, uint8_t* high_image, uint8_t* low_image, WorkRange pixels) {
+  const int16_t* in = static_cast<const int16_t*>(s.input);
+  for (int64_t p = pixels.begin; p < pixels.end; ++p) {
+    int16_t* high = reinterpret_cast<int16_t*>(high_image + p * s.row_bytes);
+    int16_t* low = reinterpret_cast<int16_t*>(low_image + p * s.row_bytes);
+    std::memset(high, 0, static_cast<size_t>(s.row_bytes));
+    std::memset(low, 0, static_cast<size_t>(s.row_bytes));
+    for (int64_t g = 0; g < s.groups; ++g) {
+      for (int64_t c = 0; c < s.group_in; ++c) {
+        const int64_t channel = g * s.group_in + c;
+        const int32_t d = in[p * s.pixel_stride + channel * s.channel_stride] - s.zero_point;
+        const int32_t l = d & 255;
+        high[g * s.group_k + c] = static_cast<int16_t>((d - l) / 256);
+        low[g * s.group_k + c] = static_cast<int16_t>(l);
+      }
+    }
+  }
+}
 
 constexpr int64_t kBandPixels = 64;     // output pixels per work item, at most about
 constexpr int64_t kChunkChannels = 128;  // output channels per work item, at most about
@@ -92,14 +114,25 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
       max_bias = std::max<int64_t>(max_bias, std::llabs(b->as<int32_t>()[m]));
     }
     const int64_t d_max = std::max<int64_t>(32767 - q.input_zero_point, q.input_zero_point + 32768);
-    if (d_max * weight_sum + max_bias > INT32_MAX) {
-      NPURT_LOG(kDebug, "Conv '%s': no int8 kernel (int16 accumulators can pass int32: weights of absolute sum %" PRId64
-                ")", node->name.c_str(), weight_sum);
-      return Status::Ok();
+    if (d_max * weight_sum > INT32_MAX) {
+      // Two pieces, |h| <= 256 and 0 <= l < 256: each piece's sums stay within 256 * sum|w|.
+      if (256 * weight_sum > INT32_MAX) {
+        NPURT_LOG(kDebug, "Conv '%s': no int8 kernel (weights of absolute sum %" PRId64 ")", node->name.c_str(),
+                  weight_sum);
+        return Status::Ok();
+      }
+      sums_ = Sums::kTwoPieces;
+    } else if (d_max * weight_sum + max_bias > INT32_MAX) {
+      sums_ = Sums::kBiasApart;
     }
   }
-  if (p.groups == p.in_channels && p.groups == p.out_channels && PrepareDepthwise(node, p, weights, b)) {
+  // The depthwise kernels write float sums with the bias in them.
+  if (sums_ == Sums::kFloat && p.groups == p.in_channels && p.groups == p.out_channels &&
+      PrepareDepthwise(node, p, weights, b)) {
     return Status::Ok();
+  }
+  if (sums_ != Sums::kFloat && p.groups > 1 && p.groups == p.in_channels) {
+    return Status::Ok();  // one input channel per group: the igemm's blocks would be nearly empty
   }
   const IgemmKernel* kernel = ChooseIgemmKernel(int16_input);
   if (kernel == nullptr) return Status::Ok();
@@ -111,8 +144,12 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
 
   kernel_ = kernel;
   requantize_ = ChooseRequantizeFloatRows();
-  PackIgemmWeights(*kernel, weights, b != nullptr ? b->as<int32_t>() : nullptr, p.groups, p.out_channels,
-                   group_in, taps, q.input_zero_point, &weights_);
+  if (sums_ != Sums::kFloat) {  // the bias joins in the rows; the pieces hold d itself (no compensation)
+    piece_rows_ = ChooseRequantizePieceRows();
+    if (b != nullptr) apart_bias_.assign(b->as<int32_t>(), b->as<int32_t>() + p.out_channels);
+  }
+  PackIgemmWeights(*kernel, weights, b != nullptr && sums_ == Sums::kFloat ? b->as<int32_t>() : nullptr, p.groups,
+                   p.out_channels, group_in, taps, pieces() ? 0 : q.input_zero_point, &weights_);
   row_bytes_ = row_bytes;
   const int64_t mr = kernel->mr, nr = kernel->nr;
   tiles_ = (out_pixels + mr - 1) / mr;
@@ -152,13 +189,15 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   chunks_ = chunks();
 
   const size_t out_elem = DataTypeSize(y.dtype);
-  staged_bytes_ = RoundUp64(static_cast<size_t>((in_pixels + 1) * row_bytes));
+  image_bytes_ = RoundUp64(static_cast<size_t>((in_pixels + 1) * row_bytes));
+  staged_bytes_ = image_bytes_ * (pieces() ? 2 : 1);
   output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * out_elem);
   residual_bytes_ = has_residual_ ? RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(residual_.type)) : 0;
-  slot_bytes_ = RoundUp64(static_cast<size_t>(band_tiles_ * mr * chunk_blocks_ * nr) * sizeof(float));
+  slot_bytes_ = RoundUp64(static_cast<size_t>(band_tiles_ * mr * chunk_blocks_ * nr) * sizeof(float)) *
+                (pieces() ? 2 : 1);  // float or int32 sums, or the two pieces' int32 sums
   slots_ = threads;
   node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
-  node->kernel = kernel->name;
+  node->kernel = std::string(kernel->name) + (pieces() ? " in 2 pieces" : sums_ == Sums::kBiasApart ? " int32 sums" : "");
   node->channels_last_io = true;
   return Status::Ok();
 }
@@ -263,39 +302,55 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
   IgemmTileArgs t;
   t.taps = static_cast<int>(weights_.taps);
   t.kgroups = static_cast<int>(weights_.kgroups);
-  t.base = staged + g * weights_.group_k * element_bytes;
   t.row_bytes = row_bytes_;
   t.out_stride = cols;
-  for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
-    t.rows = static_cast<int>(std::min(mr, out_pixels_ - tile * mr));
-    t.offsets = offsets_.empty() ? nullptr : offsets_.data() + tile * weights_.taps * mr;
-    t.first_row = tile * mr;
-    for (int64_t block = block_begin; block < block_end; ++block) {
-      t.weights = weights_.Block(g, block);
-      t.bias = weights_.BlockBias(g, block);
-      t.cols = static_cast<int>(std::min(nr, group_out - block * nr));
-      t.out = sums + (tile - tile_begin) * mr * cols + (block - block_begin) * nr;
-      kernel_->tile(t);
+  // int32 sums (one piece: the slot's start; two: the high image's there, the low one's in its second half).
+  int32_t* piece_sums[2] = {reinterpret_cast<int32_t*>(sums), reinterpret_cast<int32_t*>(sums) + slot_bytes_ / 8};
+  for (int piece = 0; piece < (pieces() ? 2 : 1); ++piece) {
+    t.base = staged + piece * image_bytes_ + g * weights_.group_k * element_bytes;
+    for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
+      t.rows = static_cast<int>(std::min(mr, out_pixels_ - tile * mr));
+      t.offsets = offsets_.empty() ? nullptr : offsets_.data() + tile * weights_.taps * mr;
+      t.first_row = tile * mr;
+      for (int64_t block = block_begin; block < block_end; ++block) {
+        t.weights = weights_.Block(g, block);
+        t.bias = weights_.BlockBias(g, block);
+        t.cols = static_cast<int>(std::min(nr, group_out - block * nr));
+        const int64_t at = (tile - tile_begin) * mr * cols + (block - block_begin) * nr;
+        if (sums_ != Sums::kFloat) {
+          t.out_int32 = piece_sums[piece] + at;
+        } else {
+          t.out = sums + at;
+        }
+        kernel_->tile(t);
+      }
     }
   }
 
   // The rows' requantization: channels [m0, m0 + cols) of each output pixel.
   const int64_t m0 = g * group_out + col_begin;
   RequantizeRowsParams rq = RowsParams(node, m0, cols);
+  if (!apart_bias_.empty()) rq.bias = apart_bias_.data() + m0;
   const size_t out_elem = DataTypeSize(rq.out_type);
   const size_t residual_elem = has_residual_ ? DataTypeSize(residual_.type) : 0;
   auto at = [&](const void* base, int64_t pixel, size_t elem) {
     return static_cast<const uint8_t*>(base) + static_cast<size_t>(pixel * out_channels_ + m0) * elem;
   };
-  if (cols == out_channels_) {  // whole rows: one call
-    if (has_residual_) rq.residual.data = at(residual, pixel_begin, residual_elem);
-    requantize_(rq, sums, const_cast<uint8_t*>(at(out, pixel_begin, out_elem)), WorkRange{0, rows});
+  // Rows [r, r + n) of the item: whole rows in one call, else row by row.
+  auto rows_out = [&](int64_t r, int64_t n) {
+    if (has_residual_) rq.residual.data = at(residual, pixel_begin + r, residual_elem);
+    uint8_t* o = const_cast<uint8_t*>(at(out, pixel_begin + r, out_elem));
+    if (sums_ != Sums::kFloat) {
+      piece_rows_(rq, piece_sums[0] + r * cols, pieces() ? piece_sums[1] + r * cols : nullptr, o, WorkRange{0, n});
+    } else {
+      requantize_(rq, sums + r * cols, o, WorkRange{0, n});
+    }
+  };
+  if (cols == out_channels_) {
+    rows_out(0, rows);
     return;
   }
-  for (int64_t r = 0; r < rows; ++r) {
-    if (has_residual_) rq.residual.data = at(residual, pixel_begin + r, residual_elem);
-    requantize_(rq, sums + r * cols, const_cast<uint8_t*>(at(out, pixel_begin + r, out_elem)), WorkRange{0, 1});
-  }
+  for (int64_t r = 0; r < rows; ++r) rows_out(r, 1);
 }
 
 Status ConvInt8Path::Eval(OpNode* node) const {
@@ -339,10 +394,19 @@ Status ConvInt8Path::Eval(OpNode* node) const {
   for (int64_t n = 0; n < batch_; ++n) {
     s.input = static_cast<const uint8_t*>(x.data) + static_cast<size_t>(n * in_channels_ * in_pixels_) * in_elem;
     ParallelFor(in_pixels_, ThreadsFor(*node, in_pixels_ * in_channels_), [&](int64_t begin, int64_t end) {
-      stage(s, WorkRange{begin, end});
+      if (pieces()) {
+        StagePieces(s, staged, staged + image_bytes_, WorkRange{begin, end});
+      } else {
+        stage(s, WorkRange{begin, end});
+      }
     });
-    // The padding pixel: the zero point's code.
-    (dw_ != nullptr ? dw_->stage_padding : kernel_->stage_padding)(s, staged + in_pixels_ * row_bytes_);
+    // The padding pixel: the zero point's code (pieces: d = 0).
+    if (pieces()) {
+      std::memset(staged + in_pixels_ * row_bytes_, 0, static_cast<size_t>(row_bytes_));
+      std::memset(staged + image_bytes_ + in_pixels_ * row_bytes_, 0, static_cast<size_t>(row_bytes_));
+    } else {
+      (dw_ != nullptr ? dw_->stage_padding : kernel_->stage_padding)(s, staged + in_pixels_ * row_bytes_);
+    }
     const size_t image = static_cast<size_t>(n * out_pixels_ * out_channels_);
     uint8_t* image_out = out + image * out_elem;
     const void* image_residual =

@@ -54,6 +54,15 @@ class ConvInt8Path {
   int64_t padded_channels_ = 0;
   int dw_taps_ = 0;
   RequantizeFloatRowsFn requantize_ = nullptr;
+  // int16 inputs whose accumulators could pass int32 (kernels' sums int32, joined in int64 with the
+  // bias by the piece rows): kBiasApart where only the bias could push them out; kTwoPieces where the
+  // sums themselves could, d = x - zero point staged as d = 256 h + l in two images.
+  enum class Sums { kFloat, kBiasApart, kTwoPieces };
+  Sums sums_ = Sums::kFloat;
+  bool pieces() const { return sums_ == Sums::kTwoPieces; }
+  RequantizePieceRowsFn piece_rows_ = nullptr;
+  std::vector<int32_t> apart_bias_;  // the output channels' bias, or empty
+  size_t image_bytes_ = 0;            // one staged image (and its padding pixel)
   IgemmPackedWeights weights_;
   std::vector<int32_t> offsets_;  // [tile][tap][mr] byte offsets of the staged pixels; empty: direct 1x1
   ConvQuantParams quant_;

@@ -50,7 +50,7 @@ Taken ExpectReferenceBits(const char* name, uint32_t seed) {
     EXPECT_EQ(ref_kernel, "ref");
     // Whichever kernel ran (the depthwise one for depthwise cases), the bits are the reference's.
     EXPECT_EQ(got, want) << c.name << " (" << kernel << ", " << threads << " threads)";
-    if (kernel != name) continue;
+    if (kernel != name && kernel != std::string(name) + " in 2 pieces") continue;
     ++taken.cases;
     taken.int16_inputs += c.in_type == DataType::kInt16 ? 1 : 0;
     taken.in_place += io_last ? 1 : 0;
@@ -121,29 +121,79 @@ TEST(ConvInt8Kernels, ChoosesARealKernelOfThisCpu) {
   }
 }
 
-// An int16 input whose accumulators could pass int32 (65535 * sum|w| over 2048 channels) keeps another
-// kernel; one whose accumulators fit takes the int8 kernel. Both give the reference's bits.
-TEST(ConvInt8Kernels, Int16InputsTakeTheKernelOnlyWhereInt32Holds) {
-  struct Long {
-    ConvShape shape;
-    bool int8_kernel;
+// An int16 input whose accumulators could pass int32 in one piece (65535 * sum|w| past 2^31: long
+// reductions) runs in two pieces, d = 256 h + l, on every kernel that reads int16; one whose bias alone
+// could push them out sums in int32 with the bias joined apart; others in one piece of float sums. All
+// give the reference's bits, with residuals, affines, groups and both layouts.
+TEST(ConvInt8Kernels, LongInt16SumsRunInTwoPieces) {
+  const ConvShape longs[] = {
+      {1, 2048, 4, 1, 1, 3, 1, 1},                              // a Gemm-like 1x1: K 2048
+      {1, 320, 24, 1, 6, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},      // 3x3, K 2880, same pads
+      {1, 256, 34, 2, 5, 9, 3, 3, 2, 1, 1, 2, 1, 2, 0, 1},      // groups, strides, dilation
+      {2, 1200, 40, 1, 3, 4, 1, 2},                             // batch 2, 1x2, 40 outputs past a 32-wide block
   };
-  const Long longs[] = {{{1, 2048, 4, 1, 1, 3, 1, 1}, false}, {{1, 16, 8, 1, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, true}};
-  std::mt19937 rng(0x16b0);
-  for (const Long& l : longs) {
+  std::vector<ConvCase> cases;
+  std::mt19937 rng(0x2b16);
+  const FusedActivation acts[] = {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kHardSwish};
+  for (const ConvShape& s : longs) {
+    for (DataType out : {DataType::kInt8, DataType::kInt16}) {
+      ConvCase c;
+      ASSERT_TRUE(MakeConvCase(&rng, s, DataType::kInt16, out, acts[cases.size() % 3], &c));
+      cases.push_back(std::move(c));
+    }
+  }
+  std::vector<std::vector<float>> affines;
+  AttachOutputAffines(0x2b17, &cases, &affines);
+  AttachResiduals(0x2b18, &cases);
+  int ran = 0;
+  for (const IgemmKernel* k : AllIgemmKernels()) {
+    if (!IgemmKernelRuns(*k) || !k->int16_inputs) continue;
+    SCOPED_TRACE(k->name);
+    const ScopedIgemmKernelChoice use(k);
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const ConvCase& c = cases[i];
+      std::string kernel, ref_kernel;
+      std::vector<uint8_t> want;
+      {
+        const ScopedCpuTargetCap reference(CpuTarget::kRef);
+        want = RunConvOp(c, &ref_kernel);
+      }
+      const bool io_last = i % 2 == 1;
+      const std::vector<uint8_t> got = RunConvOp(c, &kernel, c.residual.size() % 3 == 0, io_last, i % 3 == 0 ? 3 : 1);
+      EXPECT_EQ(kernel, std::string(k->name) + " in 2 pieces") << c.name;
+      ASSERT_EQ(got, want) << c.name << " (" << kernel << ")";
+    }
+    // Short sums whose bias alone could pass int32 keep one piece of int32 sums, the bias joined apart.
+    {
+      ConvCase c;
+      ASSERT_TRUE(MakeConvCase(&rng, {1, 24, 40, 1, 4, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, DataType::kInt16,
+                               DataType::kInt16, FusedActivation::kRelu, &c));
+      c.bias.resize(static_cast<size_t>(c.p.out_channels));
+      for (size_t m = 0; m < c.bias.size(); ++m) c.bias[m] = (m % 2 ? 1 : -1) * (INT32_MAX - static_cast<int32_t>(m) * 977);
+      std::string kernel, ref_kernel;
+      std::vector<uint8_t> want;
+      {
+        const ScopedCpuTargetCap reference(CpuTarget::kRef);
+        want = RunConvOp(c, &ref_kernel);
+      }
+      EXPECT_EQ(RunConvOp(c, &kernel, false, true), want) << c.name;
+      EXPECT_EQ(kernel, std::string(k->name) + " int32 sums") << c.name;
+    }
+    // Short sums and biases keep one piece of float sums.
     ConvCase c;
-    ASSERT_TRUE(MakeConvCase(&rng, l.shape, DataType::kInt16, DataType::kInt8, FusedActivation::kNone, &c));
+    ASSERT_TRUE(MakeConvCase(&rng, {1, 16, 8, 1, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, DataType::kInt16, DataType::kInt8,
+                             FusedActivation::kNone, &c));
     std::string kernel, ref_kernel;
     std::vector<uint8_t> want;
     {
       const ScopedCpuTargetCap reference(CpuTarget::kRef);
       want = RunConvOp(c, &ref_kernel);
     }
-    const std::vector<uint8_t> got = RunConvOp(c, &kernel);
-    const IgemmKernel* k = ChooseIgemmKernel(true);
-    if (k != nullptr) EXPECT_EQ(kernel == k->name, l.int8_kernel) << c.name << ": " << kernel;
-    ASSERT_EQ(got, want) << c.name << " (" << kernel << ")";
+    EXPECT_EQ(RunConvOp(c, &kernel), want) << c.name;
+    EXPECT_EQ(kernel, k->name) << c.name;
+    ++ran;
   }
+  EXPECT_GE(ran, ActiveCpuTarget() >= CpuTarget::kPortable ? 1 : 0);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/kernels/int8/requantize_kernels.h"
+#include "runtime/kernels/portable/requantize_float_rows.h"
 #include "runtime/kernels/ref/quantize.h"
 #include "tests/ops/residual_codes.h"
 
@@ -87,6 +88,58 @@ TEST(RequantizeRows, EveryKernelGivesTheReferenceBits) {
     ExpectReferenceBits(k, 0x7e9 + static_cast<uint32_t>(ran++));
   }
   EXPECT_GE(ran, ActiveCpuTarget() >= CpuTarget::kPortable ? 1 : 0);
+}
+
+// The rows of int32 sums in one or two pieces, acc = bias + [256 *] high [+ low] in int64, past int32.
+TEST(RequantizeRows, PieceRowsGiveTheReferenceBits) {
+  struct Kernel {
+    const char* name;
+    RequantizePieceRowsFn run;
+  };
+  const Kernel kernels[] = {{"chosen", ChooseRequantizePieceRows()}, {"portable", requantize_piece_rows__portable}};
+  std::mt19937 rng(0x91ec);
+  std::uniform_int_distribution<int32_t> high(-(1 << 30), 1 << 30), low(0, 255), bias(INT32_MIN, INT32_MAX);
+  for (const Kernel& k : kernels) {
+    for (int iter = 0; iter < 120; ++iter) {
+      RequantizeRowsParams p;
+      p.channels = 1 + iter % 29;
+      const int64_t rows = 1 + iter % 4;
+      const size_t n = static_cast<size_t>(rows * p.channels);
+      const bool two = iter % 2 == 0;
+      std::vector<int32_t> hs(n), ls(n), b(static_cast<size_t>(p.channels));
+      for (auto& v : hs) v = two ? high(rng) >> 8 : high(rng);
+      for (auto& v : ls) v = low(rng);
+      for (auto& v : b) v = bias(rng);
+      if (iter % 3 != 0) p.bias = b.data();
+      p.activation.kind = iter % 3 == 1 ? FusedActivation::kRelu : FusedActivation::kNone;
+      p.out_type = iter % 4 < 2 ? DataType::kInt8 : DataType::kInt16;
+      const bool out16 = p.out_type == DataType::kInt16;
+      p.out_min = out16 ? -32768 : -128, p.out_max = out16 ? 32767 : 127;
+      p.out_scale = out16 ? 1e-4f : 0.02f;
+      std::vector<float> acc_scale(static_cast<size_t>(p.channels));
+      testing::ResidualCodes::OutputRangeScales(&rng, p, 4.0f * (1u << 30), &acc_scale);
+      p.acc_scale = acc_scale.data();
+      testing::ResidualCodes residual;
+      if (iter % 5 == 1) residual.Attach(&rng, n, DataType::kInt8, &p);
+      std::vector<int32_t> want(n), got(n);
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t m = static_cast<int64_t>(i) % p.channels;
+        const int64_t acc = (p.bias != nullptr ? b[static_cast<size_t>(m)] : 0) +
+                            (two ? int64_t{256} * hs[i] + ls[i] : int64_t{hs[i]});
+        const float s = acc_scale[static_cast<size_t>(m)];
+        want[i] = p.residual.data != nullptr
+                      ? RequantizeWithResidual(acc, s, residual.Real(i), p.activation, p.out_scale, p.out_zero_point,
+                                               p.out_min, p.out_max, m)
+                      : Requantize(acc, s, p.activation, p.out_scale, p.out_zero_point, p.out_min, p.out_max, m);
+      }
+      std::vector<int16_t> o16(n);
+      std::vector<int8_t> o8(n);
+      k.run(p, hs.data(), two ? ls.data() : nullptr, out16 ? static_cast<void*>(o16.data()) : o8.data(),
+            WorkRange{0, rows});
+      for (size_t i = 0; i < n; ++i) got[i] = out16 ? o16[i] : o8[i];
+      ASSERT_EQ(got, want) << k.name << ": iteration " << iter;
+    }
+  }
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ struct IgemmTileArgs {
   const uint8_t* weights = nullptr;  // this tile's packed block: [tap][kgroup][nr][4 bytes]
   const int32_t* bias = nullptr;     // nr values (the block's bias and compensation)
   float* out = nullptr;              // float(acc), row i at out + i * out_stride
+  int32_t* out_int32 = nullptr;      // instead of out (not nullptr): the int32 accumulators themselves
   int64_t out_stride = 0;
 };
 

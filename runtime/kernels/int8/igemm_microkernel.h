@@ -52,15 +52,28 @@ void IgemmTile(const IgemmTileArgs& t) {
       }
     }
   }
+  static_assert(sizeof(Vec) == kLanes * sizeof(int32_t), "a policy's vector is its int32 lanes in order");
   for (int i = 0; i < MR; ++i) {
     if (i >= t.rows) break;
-    float* out = t.out + i * t.out_stride;
     for (int j = 0; j < NV; ++j) {
       const Vec v = P::Add(acc[i][j], P::LoadInt(t.bias + j * kLanes));
       const int first = j * kLanes;
+      if (first >= t.cols) break;
+      if (t.out_int32 != nullptr) {
+        int32_t* out = t.out_int32 + i * t.out_stride;
+        if (first + kLanes <= t.cols) {
+          std::memcpy(out + first, &v, sizeof(v));
+        } else {
+          int32_t tail[kLanes];
+          std::memcpy(tail, &v, sizeof(v));
+          for (int c = first; c < t.cols; ++c) out[c] = tail[c - first];
+        }
+        continue;
+      }
+      float* out = t.out + i * t.out_stride;
       if (first + kLanes <= t.cols) {
         P::StoreFloat(out + first, v);
-      } else if (first < t.cols) {
+      } else {
         float tail[kLanes];
         P::StoreFloat(tail, v);
         for (int c = first; c < t.cols; ++c) out[c] = tail[c - first];

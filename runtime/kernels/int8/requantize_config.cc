@@ -4,6 +4,7 @@
 #include "runtime/kernels/portable/requantize_float_rows.h"
 #if NPURT_HAVE_X86_KERNELS
 #include "runtime/kernels/x86/requantize_avx2.h"
+#include "runtime/kernels/x86/requantize_avx512.h"
 #endif
 
 namespace npurt {
@@ -25,6 +26,13 @@ const std::vector<RequantizeRowsKernel>& AllRequantizeRowsKernels() {
       {"requantize_float_rows__portable", CpuTarget::kPortable, requantize_float_rows__portable},
   };
   return all;
+}
+
+RequantizePieceRowsFn ChooseRequantizePieceRows() {
+#if NPURT_HAVE_X86_KERNELS
+  if (ActiveCpuTarget() >= CpuTarget::kAvx512) return requantize_rows__avx512;
+#endif
+  return requantize_piece_rows__portable;
 }
 
 RequantizeFloatRowsFn ChooseRequantizeFloatRows() {
