@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "runtime/core/log.h"
 #include "runtime/core/thread_pool.h"
@@ -48,7 +49,9 @@ Status ConvInt8Path::Prepare(OpNode* node, const ConvParams& p, const ConvQuantP
   const Tensor& w = *node->inputs[1];
   // The weights are packed once here: they must be constants.
   if (!node->may_pack_constants || !w.constant || w.dtype != DataType::kInt8) return Status::Ok();
-  return PrepareWith(node, p, q, residual, w.as<int8_t>(), node->input(2));
+  const Tensor* b = node->input(2);
+  if (b != nullptr && !b->constant) return Status::Ok();
+  return PrepareWith(node, p, q, residual, w.as<int8_t>(), b != nullptr ? b->as<int32_t>() : nullptr);
 }
 
 Status ConvInt8Path::PrepareMatrix(OpNode* node, const GemmFastShape& shape, const Tensor* bias) {
@@ -78,16 +81,72 @@ Status ConvInt8Path::PrepareMatrix(OpNode* node, const GemmFastShape& shape, con
     weights = transposed_b_.data();
   }
   matrix_io_ = true;
-  NPURT_RETURN_IF_ERROR(PrepareWith(node, p, q, nullptr, weights, bias));
+  if (bias != nullptr && !bias->constant) return Status::Ok();
+  NPURT_RETURN_IF_ERROR(PrepareWith(node, p, q, nullptr, weights, bias != nullptr ? bias->as<int32_t>() : nullptr));
   node->channels_last_io = false;  // matrices: no layout to choose
   return Status::Ok();
 }
 
+Status ConvInt8Path::PrepareDepthToSpace(OpNode* node, const ConvParams& t, const ConvQuantParams& q) {
+  const Tensor& w = *node->inputs[1];
+  const Tensor* b = node->input(2);
+  if (!node->may_pack_constants || !w.constant || w.dtype != DataType::kInt8 || (b != nullptr && !b->constant)) {
+    return Status::Ok();
+  }
+  if (t.groups != 1 || t.in[0] != 1 || t.kernel[0] != 1 || t.out[0] != 1) return Status::Ok();
+  for (int d = 1; d <= 2; ++d) {
+    if (t.kernel[d] != t.stride[d] || t.dilation[d] != 1 || t.pad_begin[d] != 0 || t.out[d] != t.in[d] * t.stride[d]) {
+      return Status::Ok();
+    }
+  }
+  const int64_t C = t.in_channels, M = t.out_channels, blocks = t.kernel[1] * t.kernel[2];
+  if (blocks == 1 || static_cast<int64_t>(q.acc_scale.size()) != M) return Status::Ok();  // a plain 1x1: Conv's job
+  // Weights (C, M, kH, kW) -> (kH * kW * M, C); bias, scales and the affine repeat per kernel position.
+  std::vector<int8_t> weights(static_cast<size_t>(blocks * M * C));
+  const int8_t* wc = w.as<int8_t>();
+  for (int64_t c = 0; c < C; ++c) {
+    for (int64_t m = 0; m < M; ++m) {
+      for (int64_t k = 0; k < blocks; ++k) weights[static_cast<size_t>((k * M + m) * C + c)] = wc[(c * M + m) * blocks + k];
+    }
+  }
+  auto tiled = [&](const auto* values) {
+    std::vector<std::remove_const_t<std::remove_pointer_t<decltype(values)>>> out(static_cast<size_t>(blocks * M));
+    for (int64_t o = 0; o < blocks * M; ++o) out[static_cast<size_t>(o)] = values[o % M];
+    return out;
+  };
+  std::vector<int32_t> bias;
+  if (b != nullptr) bias = tiled(b->as<int32_t>());
+  ConvQuantParams pq = q;
+  pq.acc_scale = tiled(q.acc_scale.data());
+  ConvParams pointwise = t;
+  pointwise.out_channels = blocks * M;
+  for (int d = 1; d <= 2; ++d) {
+    pointwise.out[d] = t.in[d];
+    pointwise.kernel[d] = pointwise.stride[d] = 1;
+  }
+  if (t.activation.scale != nullptr) {
+    d2s_.scale = tiled(t.activation.scale);
+    d2s_.shift = tiled(t.activation.shift);
+    pointwise.activation.scale = d2s_.scale.data();
+    pointwise.activation.shift = d2s_.shift.data();
+  }
+  d2s_.kh = t.kernel[1], d2s_.kw = t.kernel[2], d2s_.channels = M, d2s_.in_w = t.in[2], d2s_.out_w = t.out[2];
+  NPURT_RETURN_IF_ERROR(PrepareWith(node, pointwise, pq, nullptr, weights.data(), b != nullptr ? bias.data() : nullptr));
+  if (!enabled()) {
+    d2s_ = DepthToSpace();
+    return Status::Ok();
+  }
+  y_pixels_ = t.out[1] * t.out[2];
+  y_channels_ = M;
+  node->kernel += "+depth_to_space";
+  return Status::Ok();
+}
+
 Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQuantParams& q,
-                                 const ConvResidual* residual, const int8_t* weights, const Tensor* b) {
+                                 const ConvResidual* residual, const int8_t* weights, const int32_t* bias) {
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
-  if ((b != nullptr && !b->constant) || !Codes(x.dtype) || !Codes(y.dtype) ||
+  if (!Codes(x.dtype) || !Codes(y.dtype) ||
       (residual != nullptr && !Codes(residual->type))) {
     return Status::Ok();
   }
@@ -103,6 +162,8 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   out_pixels_ = p.out[1] * p.out[2];
   in_channels_ = p.in_channels;
   out_channels_ = p.out_channels;
+  y_pixels_ = out_pixels_;
+  y_channels_ = out_channels_;
   const int64_t group_in = p.in_channels / p.groups;
   const int64_t taps = p.kernel[1] * p.kernel[2];
   if (int16_input) {
@@ -110,8 +171,8 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
     // fits int32 (int32 additions wrap, so the partial sums may leave it).
     const int64_t weight_sum = MaxAbsWeightSum(weights, 1, p.out_channels, group_in * taps);
     int64_t max_bias = 0;
-    for (int64_t m = 0; b != nullptr && m < p.out_channels; ++m) {
-      max_bias = std::max<int64_t>(max_bias, std::llabs(b->as<int32_t>()[m]));
+    for (int64_t m = 0; bias != nullptr && m < p.out_channels; ++m) {
+      max_bias = std::max<int64_t>(max_bias, std::llabs(bias[m]));
     }
     const int64_t d_max = std::max<int64_t>(32767 - q.input_zero_point, q.input_zero_point + 32768);
     if (d_max * weight_sum > INT32_MAX) {
@@ -127,8 +188,8 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
     }
   }
   // The depthwise kernels write float sums with the bias in them.
-  if (sums_ == Sums::kFloat && p.groups == p.in_channels && p.groups == p.out_channels &&
-      PrepareDepthwise(node, p, weights, b)) {
+  if (sums_ == Sums::kFloat && d2s_.kh == 0 && p.groups == p.in_channels && p.groups == p.out_channels &&
+      PrepareDepthwise(node, p, weights, bias)) {
     return Status::Ok();
   }
   if (sums_ != Sums::kFloat && p.groups > 1 && p.groups == p.in_channels) {
@@ -146,9 +207,9 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   requantize_ = ChooseRequantizeFloatRows();
   if (sums_ != Sums::kFloat) {  // the bias joins in the rows; the pieces hold d itself (no compensation)
     piece_rows_ = ChooseRequantizePieceRows();
-    if (b != nullptr) apart_bias_.assign(b->as<int32_t>(), b->as<int32_t>() + p.out_channels);
+    if (bias != nullptr) apart_bias_.assign(bias, bias + p.out_channels);
   }
-  PackIgemmWeights(*kernel, weights, b != nullptr && sums_ == Sums::kFloat ? b->as<int32_t>() : nullptr, p.groups,
+  PackIgemmWeights(*kernel, weights, sums_ == Sums::kFloat ? bias : nullptr, p.groups,
                    p.out_channels, group_in, taps, pieces() ? 0 : q.input_zero_point, &weights_);
   row_bytes_ = row_bytes;
   const int64_t mr = kernel->mr, nr = kernel->nr;
@@ -193,8 +254,11 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   staged_bytes_ = image_bytes_ * (pieces() ? 2 : 1);
   output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * out_elem);
   residual_bytes_ = has_residual_ ? RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(residual_.type)) : 0;
-  slot_bytes_ = RoundUp64(static_cast<size_t>(band_tiles_ * mr * chunk_blocks_ * nr) * sizeof(float)) *
-                (pieces() ? 2 : 1);  // float or int32 sums, or the two pieces' int32 sums
+  // A slot: float or int32 sums (two pieces: two regions); with depth to space also the item's
+  // requantized rows before they go to their output pixels.
+  const int64_t item_values = band_tiles_ * mr * chunk_blocks_ * nr;
+  sums_bytes_ = RoundUp64(static_cast<size_t>(item_values) * sizeof(float));
+  slot_bytes_ = sums_bytes_ * (pieces() ? 2 : 1) + (d2s_.kh > 0 ? RoundUp64(static_cast<size_t>(item_values) * out_elem) : 0);
   slots_ = threads;
   node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
   node->kernel = std::string(kernel->name) + (pieces() ? " in 2 pieces" : sums_ == Sums::kBiasApart ? " int32 sums" : "");
@@ -202,7 +266,7 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   return Status::Ok();
 }
 
-bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int8_t* weights, const Tensor* b) {
+bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int8_t* weights, const int32_t* bias) {
   const DwconvKernel* dw = ChooseDwconvKernel();
   const Tensor& y = *node->outputs[0];
   if (dw == nullptr) return false;
@@ -214,7 +278,7 @@ bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int
   dw_ = dw;
   requantize_ = ChooseRequantizeFloatRows();
   dw_taps_ = static_cast<int>(taps);
-  PackDwconvWeights(weights, b != nullptr ? b->as<int32_t>() : nullptr, channels, taps,
+  PackDwconvWeights(weights, bias, channels, taps,
                     quant_.input_zero_point, &dw_weights_, &dw_bias_);
   // Offsets of each output pixel's taps (the padding pixel outside, and for the missing tap of an odd count).
   const int64_t slots = (taps + 1) / 2 * 2;
@@ -305,7 +369,7 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
   t.row_bytes = row_bytes_;
   t.out_stride = cols;
   // int32 sums (one piece: the slot's start; two: the high image's there, the low one's in its second half).
-  int32_t* piece_sums[2] = {reinterpret_cast<int32_t*>(sums), reinterpret_cast<int32_t*>(sums) + slot_bytes_ / 8};
+  int32_t* piece_sums[2] = {reinterpret_cast<int32_t*>(sums), reinterpret_cast<int32_t*>(sums) + sums_bytes_ / 4};
   for (int piece = 0; piece < (pieces() ? 2 : 1); ++piece) {
     t.base = staged + piece * image_bytes_ + g * weights_.group_k * element_bytes;
     for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
@@ -346,6 +410,28 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
       requantize_(rq, sums + r * cols, o, WorkRange{0, n});
     }
   };
+  if (d2s_.kh > 0) {
+    // Depth to space: the item's rows requantized at once, then each kernel row of each input pixel (kW
+    // output pixels of M channels, contiguous in NHWC) copied to its place.
+    uint8_t* rows_q = reinterpret_cast<uint8_t*>(sums) + sums_bytes_ * (pieces() ? 2 : 1);
+    if (sums_ != Sums::kFloat) {
+      piece_rows_(rq, piece_sums[0], pieces() ? piece_sums[1] : nullptr, rows_q, WorkRange{0, rows});
+    } else {
+      requantize_(rq, sums, rows_q, WorkRange{0, rows});
+    }
+    const int64_t M = d2s_.channels, run = d2s_.kw * M;
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t pixel = pixel_begin + r, ih = pixel / d2s_.in_w, iw = pixel % d2s_.in_w;
+      for (int64_t o = m0; o < m0 + cols;) {
+        const int64_t kh = o / run, end = std::min(m0 + cols, (kh + 1) * run);
+        const int64_t y_at = ((ih * d2s_.kh + kh) * d2s_.out_w + iw * d2s_.kw) * M + (o - kh * run);
+        std::memcpy(static_cast<uint8_t*>(out) + static_cast<size_t>(y_at) * out_elem,
+                    rows_q + static_cast<size_t>(r * cols + (o - m0)) * out_elem, static_cast<size_t>(end - o) * out_elem);
+        o = end;
+      }
+    }
+    return;
+  }
   if (cols == out_channels_) {
     rows_out(0, rows);
     return;
@@ -425,8 +511,8 @@ Status ConvInt8Path::Eval(OpNode* node) const {
     });
   }
   if (!y_last) {
-    ParallelFor(batch_ * out_pixels_, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
-      nhwc_to_nchw(staged_output, y.data, batch_, out_channels_, out_pixels_, out_elem, WorkRange{begin, end});
+    ParallelFor(batch_ * y_pixels_, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
+      nhwc_to_nchw(staged_output, y.data, batch_, y_channels_, y_pixels_, out_elem, WorkRange{begin, end});
     });
   }
   return Status::Ok();

@@ -28,6 +28,10 @@ class ConvInt8Path {
   // A Gemm / MatMul: A (input 0, rows x k row-major) times the constant int8 B (input 1) plus the int32
   // bias `bias` (N values) or nullptr, into the row-major output 0.
   Status PrepareMatrix(OpNode* node, const GemmFastShape& shape, const Tensor* bias);
+  // A ConvTranspose (`t` its geometry in Conv terms, weights (C, M, kH, kW) input 1) whose kernel equals its
+  // stride (no pads, dilations or groups): one input pixel per kH x kW output block, a 1x1 convolution to
+  // kH * kW * M channels whose rows the requantization writes to their output pixels (depth to space).
+  Status PrepareDepthToSpace(OpNode* node, const ConvParams& t, const ConvQuantParams& q);
   bool enabled() const { return kernel_ != nullptr || dw_ != nullptr; }
   Status Eval(OpNode* node) const;
 
@@ -38,8 +42,8 @@ class ConvInt8Path {
 
   // `weights`: (M, C / groups, taps) int8; `bias`: M int32 or nullptr.
   Status PrepareWith(OpNode* node, const ConvParams& p, const ConvQuantParams& q, const ConvResidual* residual,
-                     const int8_t* weights, const Tensor* bias);
-  bool PrepareDepthwise(OpNode* node, const ConvParams& p, const int8_t* weights, const Tensor* bias);
+                     const int8_t* weights, const int32_t* bias);
+  bool PrepareDepthwise(OpNode* node, const ConvParams& p, const int8_t* weights, const int32_t* bias);
   void RunDepthwiseItem(const OpNode& node, int64_t item, const uint8_t* staged, const void* residual, void* out,
                         float* sums) const;
   // The requantization of channels [m0, m0 + cols) of each output pixel.
@@ -69,6 +73,13 @@ class ConvInt8Path {
   FusedActivationParams activation_;
   bool int16_input_ = false;
   bool matrix_io_ = false;  // a Gemm / MatMul: input and output are row-major matrices (NHWC-like)
+  // Depth to space (kh > 0): channel o = (kh * kW + kw) * M + m of input pixel (ih, iw) is output channel m
+  // of pixel (ih * kH + kh, iw * kW + kw); the tiled per-channel parameters it reads.
+  struct DepthToSpace {
+    int64_t kh = 0, kw = 0, channels = 0, in_w = 0, out_w = 0;
+    std::vector<float> scale, shift;
+  } d2s_;
+  int64_t y_pixels_ = 0, y_channels_ = 0;  // the output's (with depth to space, not the 1x1's)
   std::vector<int8_t> transposed_b_;  // a (K, N) B as (N, K)
   bool has_residual_ = false;
   ConvResidual residual_;
@@ -79,7 +90,7 @@ class ConvInt8Path {
   int64_t chunk_blocks_ = 1, chunks_ = 1;  // nr blocks per chunk, chunks per group
   // Scratch: the staged image (and its padding pixel), NHWC staging of an NCHW output and residual, then
   // one float sums slot per thread.
-  size_t staged_bytes_ = 0, output_bytes_ = 0, residual_bytes_ = 0, slot_bytes_ = 0;
+  size_t staged_bytes_ = 0, output_bytes_ = 0, residual_bytes_ = 0, slot_bytes_ = 0, sums_bytes_ = 0;
   int slots_ = 1;
 };
 

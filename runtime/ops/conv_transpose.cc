@@ -30,6 +30,7 @@
 #include "runtime/kernels/ref/conv_transpose.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/conv_fast_path.h"
+#include "runtime/ops/conv_int8_path.h"
 #include "runtime/ops/conv_geometry.h"
 #include "runtime/ops/fused_activation_attributes.h"
 #include "runtime/ops/op.h"
@@ -42,6 +43,7 @@ struct ConvTransposeState : OpState {
   ConvTransposeParams params;
   bool quantized = false;
   ConvQuantParams quant;  // quantized only
+  ConvInt8Path int8;      // quantized, kernel == stride: npurt's int8 kernels (depth to space)
   ConvFastPath fast;      // an optimized kernel, when prepare found one
 };
 
@@ -257,13 +259,17 @@ Status ConvTransposePrepare(OpNode* node) {
     p.in[d] = t.in[d], p.out[d] = t.out[d], p.kernel[d] = t.kernel[d], p.stride[d] = t.stride[d];
     p.dilation[d] = t.dilation[d], p.pad_begin[d] = t.pad_begin[d];
   }
-  NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, p, state->quantized ? &state->quant : nullptr, /*transposed=*/true));
+  if (state->quantized) NPURT_RETURN_IF_ERROR(state->int8.PrepareDepthToSpace(node, p, state->quant));
+  if (!state->int8.enabled()) {
+    NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, p, state->quantized ? &state->quant : nullptr, /*transposed=*/true));
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
 
 Status ConvTransposeEval(OpNode* node) {
   const ConvTransposeState* state = node->state_as<ConvTransposeState>();
+  if (state->int8.enabled()) return state->int8.Eval(node);
   if (state->fast.enabled()) return state->fast.Eval(node);
   const Tensor* bias = node->input(2);
   // Threads split the output channels; every input pixel reaches out_channels / groups of them.

@@ -5,6 +5,8 @@
 // channels-last, one and three threads). Each must give the reference's bits.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "runtime/kernels/int8/dwconv.h"
 #include "runtime/kernels/int8/igemm.h"
 #include "tests/ops/kernel_harness.h"
+#include "tests/ops/op_runner.h"
 #include "tests/ops/quantized_conv_op.h"
 
 namespace npurt {
@@ -191,6 +194,94 @@ TEST(ConvInt8Kernels, LongInt16SumsRunInTwoPieces) {
     }
     EXPECT_EQ(RunConvOp(c, &kernel), want) << c.name;
     EXPECT_EQ(kernel, k->name) << c.name;
+    ++ran;
+  }
+  EXPECT_GE(ran, ActiveCpuTarget() >= CpuTarget::kPortable ? 1 : 0);
+}
+
+// ConvTranspose with kernel == stride (PP-OCRv4 det's upsampling head) on every igemm kernel: the 1x1
+// convolution to kH * kW * M channels and the requantization's depth to space against the reference
+// ConvTranspose, int8 and int16 inputs and outputs, activations, both layouts, batches and threads.
+struct TransposeCase {
+  int64_t n, c, m, h, w, kh, kw;
+  DataType in, out;
+  bool relu;
+};
+
+std::vector<uint8_t> RunConvTransposeOp(const TransposeCase& t, uint32_t seed, bool io_last, int threads,
+                                        std::string* kernel) {
+  std::mt19937 rng(seed);
+  OpRunner op("ConvTranspose");
+  op.set_threads(threads);
+  op.attrs().SetInts("strides", {t.kh, t.kw});
+  op.attrs().SetInts("kernel_shape", {t.kh, t.kw});
+  if (t.relu) op.attrs().SetString("activation", "Relu");
+  if (t.out != t.in) op.attrs().SetString("output_type", t.out == DataType::kInt16 ? "INT16" : "INT8");
+  const std::vector<uint8_t> x = RandomActivationBytes(&rng, t.in, t.n * t.c * t.h * t.w);
+  if (t.in == DataType::kInt16) {
+    std::vector<int16_t> v(x.size() / 2);
+    std::memcpy(v.data(), x.data(), x.size());
+    op.AddInput<int16_t>({t.n, t.c, t.h, t.w}, v, DataType::kInt16);
+  } else {
+    op.AddInput<int8_t>({t.n, t.c, t.h, t.w}, std::vector<int8_t>(x.begin(), x.end()), DataType::kInt8);
+  }
+  const float x_scale = 0.01f;
+  op.SetInputQuant(0, PerTensor(x_scale, RandomZeroPoint(&rng, t.in)));
+  op.AddInput<int8_t>({t.c, t.m, t.kh, t.kw}, RandomWeightCodes(&rng, t.c * t.m * t.kh * t.kw), DataType::kInt8, true);
+  float out_scale = 1.0f;
+  int32_t out_zero_point = 0;
+  std::vector<float> acc_scale;
+  SpreadOutputScales(&rng, t.m, t.c, t.in, t.out, &out_scale, &out_zero_point, &acc_scale);
+  std::vector<float> w_scales;
+  for (float s : acc_scale) w_scales.push_back(s / x_scale);
+  op.SetInputQuant(1, accumulating::PerAxis(w_scales, 1));
+  std::vector<int32_t> bias(static_cast<size_t>(t.m));
+  for (int32_t& b : bias) b = std::uniform_int_distribution<int32_t>(-(1 << 16), 1 << 16)(rng);
+  op.AddInput<int32_t>({t.m}, bias, DataType::kInt32, true);
+  op.SetOutputQuant(0, PerTensor(out_scale, out_zero_point));
+  if (io_last) op.SetChannelsLast({true, false, false}, true);
+  const Status s = op.Run();
+  EXPECT_TRUE(s.ok()) << s.message();
+  *kernel = op.node().kernel;
+  const Tensor& y = op.output();
+  const uint8_t* bytes = y.as<uint8_t>();
+  return std::vector<uint8_t>(bytes, bytes + y.bytes);
+}
+
+TEST(ConvInt8Kernels, ConvTransposeKernelEqualsStrideOnEveryKernel) {
+  const TransposeCase cases[] = {
+      {1, 24, 24, 7, 13, 2, 2, DataType::kInt8, DataType::kInt8, true},    // det's head
+      {1, 24, 1, 7, 13, 2, 2, DataType::kInt8, DataType::kInt8, false},    // ... to one channel
+      {2, 5, 37, 3, 4, 3, 1, DataType::kInt8, DataType::kInt16, true},     // 3x1, channels past a block
+      {1, 40, 9, 2, 5, 1, 3, DataType::kInt16, DataType::kInt8, false},    // int16 in
+      {1, 16, 20, 4, 4, 2, 3, DataType::kInt16, DataType::kInt16, true},   // int16 in and out
+      {1, 3, 2, 1, 9, 2, 2, DataType::kInt8, DataType::kInt8, false},      // one input row
+  };
+  int ran = 0;
+  for (const IgemmKernel* k : AllIgemmKernels()) {
+    if (!IgemmKernelRuns(*k)) continue;
+    SCOPED_TRACE(k->name);
+    const ScopedIgemmKernelChoice use(k);
+    int taken = 0;
+    for (size_t i = 0; i < std::size(cases); ++i) {
+      const TransposeCase& t = cases[i];
+      const uint32_t seed = 0x7d5 + static_cast<uint32_t>(i);
+      std::string kernel, ref_kernel;
+      std::vector<uint8_t> want;
+      {
+        const ScopedCpuTargetCap reference(CpuTarget::kRef);
+        want = RunConvTransposeOp(t, seed, false, 1, &ref_kernel);
+      }
+      EXPECT_EQ(ref_kernel, "ref");
+      const bool io_last = i % 2 == 0;
+      std::vector<uint8_t> got = RunConvTransposeOp(t, seed, io_last, i % 3 == 0 ? 3 : 1, &kernel);
+      if (kernel.rfind("s8_", 0) != 0 && io_last) got = RunConvTransposeOp(t, seed, false, 1, &kernel);
+      EXPECT_EQ(got, want) << "case " << i << " (" << kernel << ")";
+      if (kernel == std::string(k->name) + "+depth_to_space") ++taken;
+      // int16 inputs take only the kernels that read them.
+      if (t.in == DataType::kInt16 && !k->int16_inputs) EXPECT_EQ(kernel.find(k->name), std::string::npos) << kernel;
+    }
+    EXPECT_GE(taken, k->int16_inputs ? 6 : 4) << k->name;
     ++ran;
   }
   EXPECT_GE(ran, ActiveCpuTarget() >= CpuTarget::kPortable ? 1 : 0);
