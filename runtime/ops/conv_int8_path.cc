@@ -187,9 +187,13 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
       sums_ = Sums::kBiasApart;
     }
   }
-  // The depthwise kernels write float sums with the bias in them.
-  if (sums_ == Sums::kFloat && d2s_.kh == 0 && p.groups == p.in_channels && p.groups == p.out_channels &&
-      PrepareDepthwise(node, p, weights, bias)) {
+  if (sums_ != Sums::kFloat) {  // the bias joins in the rows; two pieces hold d itself (no compensation)
+    piece_rows_ = ChooseRequantizePieceRows();
+    if (bias != nullptr) apart_bias_.assign(bias, bias + p.out_channels);
+  }
+  // The depthwise kernels: float sums with the bias in them, or int32 sums with the bias apart.
+  if (!pieces() && d2s_.kh == 0 && p.groups == p.in_channels && p.groups == p.out_channels &&
+      PrepareDepthwise(node, p, weights, sums_ == Sums::kFloat ? bias : nullptr)) {
     return Status::Ok();
   }
   if (sums_ != Sums::kFloat && p.groups > 1 && p.groups == p.in_channels) {
@@ -205,10 +209,6 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
 
   kernel_ = kernel;
   requantize_ = ChooseRequantizeFloatRows();
-  if (sums_ != Sums::kFloat) {  // the bias joins in the rows; the pieces hold d itself (no compensation)
-    piece_rows_ = ChooseRequantizePieceRows();
-    if (bias != nullptr) apart_bias_.assign(bias, bias + p.out_channels);
-  }
   PackIgemmWeights(*kernel, weights, sums_ == Sums::kFloat ? bias : nullptr, p.groups,
                    p.out_channels, group_in, taps, pieces() ? 0 : q.input_zero_point, &weights_);
   row_bytes_ = row_bytes;
@@ -302,7 +302,7 @@ bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int
   slot_bytes_ = RoundUp64(static_cast<size_t>(band_tiles_ * channels) * sizeof(float));
   slots_ = threads;
   node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
-  node->kernel = dw->name;
+  node->kernel = std::string(dw->name) + (sums_ == Sums::kBiasApart ? " int32 sums" : "");
   node->channels_last_io = true;
   return true;
 }
@@ -318,7 +318,11 @@ void ConvInt8Path::RunDepthwiseItem(const OpNode& node, int64_t item, const uint
   a.offsets = offsets_.data();
   a.weights = dw_weights_.data();
   a.bias = dw_bias_.data();
-  a.out = sums;
+  if (sums_ == Sums::kBiasApart) {
+    a.out_int32 = reinterpret_cast<int32_t*>(sums);
+  } else {
+    a.out = sums;
+  }
   dw_->run(a, WorkRange{begin, end});
   RequantizeRowsParams rq = RowsParams(node, 0, out_channels_);
   const size_t out_elem = DataTypeSize(rq.out_type);
@@ -326,8 +330,13 @@ void ConvInt8Path::RunDepthwiseItem(const OpNode& node, int64_t item, const uint
     rq.residual.data = static_cast<const uint8_t*>(residual) +
                        static_cast<size_t>(begin * out_channels_) * DataTypeSize(residual_.type);
   }
-  requantize_(rq, sums, static_cast<uint8_t*>(out) + static_cast<size_t>(begin * out_channels_) * out_elem,
-              WorkRange{0, end - begin});
+  uint8_t* dst = static_cast<uint8_t*>(out) + static_cast<size_t>(begin * out_channels_) * out_elem;
+  if (sums_ == Sums::kBiasApart) {
+    if (!apart_bias_.empty()) rq.bias = apart_bias_.data();
+    piece_rows_(rq, a.out_int32, nullptr, dst, WorkRange{0, end - begin});
+  } else {
+    requantize_(rq, sums, dst, WorkRange{0, end - begin});
+  }
 }
 
 RequantizeRowsParams ConvInt8Path::RowsParams(const OpNode& node, int64_t m0, int64_t cols) const {

@@ -100,6 +100,23 @@ TEST(ConvInt8Kernels, EveryDepthwiseKernelGivesTheReferenceBits) {
     const Taken taken = ExpectReferenceBits(k->name, 0xd3 + static_cast<uint32_t>(ran));
     EXPECT_GE(taken.cases, 10) << k->name;  // the harness's depthwise cases
     EXPECT_GE(taken.int16_inputs, 3) << k->name;
+    // int16 inputs whose bias alone could push the accumulators out of int32: int32 sums, the bias apart.
+    std::mt19937 rng(0xd31);
+    for (int64_t channels : {24, 37}) {
+      ConvCase c;
+      ASSERT_TRUE(MakeConvCase(&rng, {1, channels, channels, channels, 6, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                               DataType::kInt16, DataType::kInt16, FusedActivation::kRelu, &c));
+      c.bias.resize(static_cast<size_t>(channels));
+      for (size_t m = 0; m < c.bias.size(); ++m) c.bias[m] = (m % 2 ? 1 : -1) * (INT32_MAX - static_cast<int32_t>(m) * 3);
+      std::string kernel, ref_kernel;
+      std::vector<uint8_t> want;
+      {
+        const ScopedCpuTargetCap reference(CpuTarget::kRef);
+        want = RunConvOp(c, &ref_kernel);
+      }
+      EXPECT_EQ(RunConvOp(c, &kernel, false, channels == 24), want) << c.name;
+      EXPECT_EQ(kernel, std::string(k->name) + " int32 sums") << c.name;
+    }
     ++ran;
   }
   EXPECT_GE(ran, ActiveCpuTarget() >= CpuTarget::kPortable ? 1 : 0);

@@ -26,6 +26,7 @@ struct DwconvArgs {
   const int16_t* weights = nullptr;  // packed (PackDwconvWeights)
   const int32_t* bias = nullptr;     // padded_channels values
   float* out = nullptr;              // row p of the range at out + (p - begin) * channels
+  int32_t* out_int32 = nullptr;      // instead of out (not nullptr): the int32 accumulators themselves
 };
 
 struct DwconvKernel {

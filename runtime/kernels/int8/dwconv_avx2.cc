@@ -29,10 +29,19 @@ void DwconvAvx2(const DwconvArgs& a, WorkRange pixels) {
       const __m256i first = _mm256_permute2x128_si256(acc_lo, acc_hi, 0x20);
       const __m256i second = _mm256_permute2x128_si256(acc_lo, acc_hi, 0x31);
       const int32_t* bias = a.bias + b * kDwconvChannelBlock;
-      const __m256 f0 = _mm256_cvtepi32_ps(_mm256_add_epi32(first, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias))));
-      const __m256 f1 =
-          _mm256_cvtepi32_ps(_mm256_add_epi32(second, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + 8))));
+      const __m256i s0 = _mm256_add_epi32(first, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias)));
+      const __m256i s1 = _mm256_add_epi32(second, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + 8)));
       const int64_t c0 = b * kDwconvChannelBlock;
+      if (a.out_int32 != nullptr) {
+        int32_t* out_int = a.out_int32 + (p - pixels.begin) * a.channels;
+        int32_t tail[kDwconvChannelBlock];
+        int32_t* to = c0 + kDwconvChannelBlock <= a.channels ? out_int + c0 : tail;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(to), s0);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 8), s1);
+        for (int64_t c = c0; to == tail && c < a.channels; ++c) out_int[c] = tail[c - c0];
+        continue;
+      }
+      const __m256 f0 = _mm256_cvtepi32_ps(s0), f1 = _mm256_cvtepi32_ps(s1);
       if (c0 + kDwconvChannelBlock <= a.channels) {
         _mm256_storeu_ps(out + c0, f0);
         _mm256_storeu_ps(out + c0 + 8, f1);

@@ -30,7 +30,12 @@ void DwconvScalar(const DwconvArgs& a, WorkRange pixels) {
       }
       for (int lane = 0; lane < kDwconvChannelBlock; ++lane) {
         const int64_t c = b * kDwconvChannelBlock + kDwconvLaneChannel[lane];
-        if (c < a.channels) out[c] = static_cast<float>(acc[lane]);
+        if (c >= a.channels) continue;
+        if (a.out_int32 != nullptr) {
+          a.out_int32[(p - pixels.begin) * a.channels + c] = acc[lane];
+        } else {
+          out[c] = static_cast<float>(acc[lane]);
+        }
       }
     }
   }
