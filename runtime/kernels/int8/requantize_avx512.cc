@@ -94,7 +94,7 @@ void ByActivation(const RequantizeRowsParams& p, const float* sums, void* out, W
 
 }  // namespace
 
-void requantize_float_rows__avx512(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows) {
+void requantize_sum_rows__avx512(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows) {
   if (p.bias != nullptr) return requantize_float_rows__portable(p, sums, out, rows);
   switch (p.activation.kind) {
     case FusedActivation::kNone: return ByActivation<FusedActivation::kNone>(p, sums, out, rows);

@@ -20,7 +20,8 @@ void RequantizeRowsAvx2(const RequantizeRowsParams& p, const float* sums, void* 
 const std::vector<RequantizeRowsKernel>& AllRequantizeRowsKernels() {
   static const std::vector<RequantizeRowsKernel> all = {
 #if NPURT_HAVE_X86_KERNELS
-      {"requantize_float_rows__avx512", CpuTarget::kAvx512, requantize_float_rows__avx512},
+      {"requantize_sum_rows__avx512", CpuTarget::kAvx512, requantize_sum_rows__avx512},
+      {"requantize_sum_rows__avx2", CpuTarget::kAvx2, requantize_sum_rows__avx2},
       {"requantize_float_rows__avx2", CpuTarget::kAvx2, RequantizeRowsAvx2},
 #endif
       {"requantize_float_rows__portable", CpuTarget::kPortable, requantize_float_rows__portable},

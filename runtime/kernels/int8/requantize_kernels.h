@@ -19,9 +19,10 @@ struct RequantizeRowsKernel {
 const std::vector<RequantizeRowsKernel>& AllRequantizeRowsKernels();
 
 #if NPURT_HAVE_X86_KERNELS
-// AVX-512 rows (requantize_avx512.cc); sums that already hold the bias (p.bias nullptr; with a bias it runs
-// the portable rows).
-void requantize_float_rows__avx512(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows);
+// The rows of sums that already hold the bias (the int8 kernels'; with p.bias they run the portable rows):
+// AVX-512 (requantize_avx512.cc) and AVX2 (requantize_avx2.cc).
+void requantize_sum_rows__avx512(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows);
+void requantize_sum_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows);
 #endif
 
 }  // namespace npurt

@@ -1,0 +1,122 @@
+// The requantization rows of the int8 kernels in AVX2 (compiled -mavx2 -mfma; no contraction): eight
+// channels a vector, one instantiation per activation, residual, affine and output type so the loop
+// holds no branch, the tail through the reference's own functions. Bit-exact with the reference's
+// Requantize, as requantize_avx512.cc (max / min where they agree with its compare-and-select).
+#include <immintrin.h>
+
+#include "runtime/kernels/int8/requantize_kernels.h"
+#include "runtime/kernels/portable/requantize_float_rows.h"
+#include "runtime/kernels/ref/quantize.h"
+
+namespace npurt {
+namespace {
+
+template <FusedActivation A>
+inline __m256 Activate(const FusedActivationParams& a, __m256 x) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  if constexpr (A == FusedActivation::kRelu) {
+    return _mm256_max_ps(zero, x);  // x < 0 ? 0 : x
+  } else if constexpr (A == FusedActivation::kClip) {
+    return _mm256_min_ps(_mm256_set1_ps(a.b), _mm256_max_ps(_mm256_set1_ps(a.a), x));
+  } else if constexpr (A == FusedActivation::kLeakyRelu) {
+    return _mm256_blendv_ps(x, _mm256_mul_ps(_mm256_set1_ps(a.a), x), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+  } else if constexpr (A == FusedActivation::kHardSigmoid) {
+    const __m256 v = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(a.a), x), _mm256_set1_ps(a.b));
+    return _mm256_min_ps(one, _mm256_max_ps(zero, v));
+  } else if constexpr (A == FusedActivation::kHardSwish) {
+    const __m256 v = _mm256_add_ps(_mm256_div_ps(x, _mm256_set1_ps(6.0f)), _mm256_set1_ps(0.5f));
+    return _mm256_mul_ps(x, _mm256_min_ps(one, _mm256_max_ps(zero, v)));
+  } else {
+    return x;
+  }
+}
+
+template <FusedActivation A, bool kResidual, bool kAffine, bool kOut16>
+void Rows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
+  const int64_t c = p.channels, vector_end = c - c % 8;
+  const __m256 out_scale = _mm256_set1_ps(p.out_scale);
+  const __m256 lo = _mm256_set1_ps(static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point));
+  const __m256 hi = _mm256_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point));
+  const __m256i zp = _mm256_set1_epi32(p.out_zero_point);
+  const __m256i residual_zp = _mm256_set1_epi32(p.residual.zero_point);
+  const __m256 residual_scale = _mm256_set1_ps(p.residual.scale);
+  const bool residual16 = p.residual.type == DataType::kInt16;
+  for (int64_t row = range.begin; row < range.end; ++row) {
+    for (int64_t m = 0; m < vector_end; m += 8) {
+      const int64_t at = row * c + m;
+      __m256 real = _mm256_mul_ps(_mm256_loadu_ps(sums + at), _mm256_loadu_ps(p.acc_scale + m));
+      if constexpr (kResidual) {
+        const __m256i codes =
+            residual16
+                ? _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const int16_t*>(p.residual.data) + at)))
+                : _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(static_cast<const int8_t*>(p.residual.data) + at)));
+        real = _mm256_add_ps(real, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(codes, residual_zp)), residual_scale));
+      }
+      real = Activate<A>(p.activation, real);
+      if constexpr (kAffine) {  // product, then sum, each rounded
+        real = _mm256_add_ps(_mm256_mul_ps(real, _mm256_loadu_ps(p.activation.scale + m)),
+                             _mm256_loadu_ps(p.activation.shift + m));
+      }
+      __m256 q = _mm256_round_ps(_mm256_div_ps(real, out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0
+      q = _mm256_min_ps(hi, _mm256_max_ps(lo, q));
+      const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(q), zp);
+      // Saturating packs are exact here: v is already within the output type's range.
+      const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+      if constexpr (kOut16) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(static_cast<int16_t*>(out) + at), words);
+      } else {
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(static_cast<int8_t*>(out) + at), _mm_packs_epi16(words, words));
+      }
+    }
+    for (int64_t m = vector_end; m < c; ++m) {  // the tail, as the reference computes it
+      const int64_t at = row * c + m;
+      const int32_t q = kResidual ? RequantizeWithResidual(sums[at], p.acc_scale[m], QuantizedResidualValue(p.residual, at),
+                                                           p.activation, p.out_scale, p.out_zero_point, p.out_min,
+                                                           p.out_max, m)
+                                  : Requantize(sums[at], p.acc_scale[m], p.activation, p.out_scale, p.out_zero_point,
+                                               p.out_min, p.out_max, m);
+      if constexpr (kOut16) {
+        static_cast<int16_t*>(out)[at] = static_cast<int16_t>(q);
+      } else {
+        static_cast<int8_t*>(out)[at] = static_cast<int8_t>(q);
+      }
+    }
+  }
+}
+
+template <FusedActivation A, bool kResidual, bool kAffine>
+void ByOutput(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
+  if (p.out_type == DataType::kInt16) {
+    Rows<A, kResidual, kAffine, true>(p, sums, out, range);
+  } else {
+    Rows<A, kResidual, kAffine, false>(p, sums, out, range);
+  }
+}
+
+template <FusedActivation A>
+void ByActivation(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
+  const bool residual = p.residual.data != nullptr, affine = p.activation.scale != nullptr;
+  if (residual) {
+    affine ? ByOutput<A, true, true>(p, sums, out, range) : ByOutput<A, true, false>(p, sums, out, range);
+  } else {
+    affine ? ByOutput<A, false, true>(p, sums, out, range) : ByOutput<A, false, false>(p, sums, out, range);
+  }
+}
+
+}  // namespace
+
+void requantize_sum_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows) {
+  // Narrow rows would run as the tail only; rows with a bias to add are the portable rows' job.
+  if (p.bias != nullptr || p.channels < 8) return requantize_float_rows__portable(p, sums, out, rows);
+  switch (p.activation.kind) {
+    case FusedActivation::kNone: return ByActivation<FusedActivation::kNone>(p, sums, out, rows);
+    case FusedActivation::kRelu: return ByActivation<FusedActivation::kRelu>(p, sums, out, rows);
+    case FusedActivation::kClip: return ByActivation<FusedActivation::kClip>(p, sums, out, rows);
+    case FusedActivation::kLeakyRelu: return ByActivation<FusedActivation::kLeakyRelu>(p, sums, out, rows);
+    case FusedActivation::kHardSigmoid: return ByActivation<FusedActivation::kHardSigmoid>(p, sums, out, rows);
+    case FusedActivation::kHardSwish: return ByActivation<FusedActivation::kHardSwish>(p, sums, out, rows);
+  }
+}
+
+}  // namespace npurt
