@@ -69,7 +69,8 @@ test-tsan: setup
 
 # The runtime cross-built for 64-bit ARM boards (Debian's g++-aarch64-linux-gnu) and checked under
 # qemu-aarch64: every operator test, the board-style C programs on the fixture models the build
-# machine writes (tests/cross). What an ARM board runs: the reference and portable kernels.
+# machine writes (tests/cross). What an ARM board runs: the reference and portable kernels and the int8
+# NEON and dotprod kernels (qemu -cpu max has dotprod).
 test-arm: build
 	mkdir -p $(ARM_DIR)/models
 	$(BUILD_DIR)/tests/npurt_make_test_models $(ARM_DIR)/models
