@@ -2,7 +2,9 @@
 # each MODEL runs on its INPUT with `npurt run` under NPURT_CPU_TARGET=ref, then under portable and each x86
 # target up to the one this CPU has; every output must equal ref's byte for byte. Every mismatch is reported
 # (model, target, output, how many bytes differ, the first element that does) before the test fails.
-#   cmake -DNPURT= -DWORK_DIR= -P check_cpu_target_identity.cmake -- NAME MODEL INPUT [NAME MODEL INPUT ...]
+# With -DINT8_KERNELS=a,b: also under NPURT_INT8_KERNEL=a, b (npurt's int8 kernels by name, the emulated
+# policies too: their packing, blocking and compensation on whole models).
+#   cmake -DNPURT= -DWORK_DIR= [-DINT8_KERNELS=] -P check_cpu_target_identity.cmake -- NAME MODEL INPUT [...]
 # INPUT: a .npy, or an image (npurt run resizes it to the input).
 #
 # npurt run saves the outputs dequantized to float32 (want_float). An int8 output is dequantized through one
@@ -67,6 +69,15 @@ foreach(t ref portable avx2 avx512 avx512_vnni)
 endforeach()
 string(REPLACE ";" ", " target_text "${targets}")
 message("CPU targets run: ${target_text} (detected: ${detected})")
+set(runs_of_kernels "")
+string(REPLACE "," ";" INT8_KERNELS "${INT8_KERNELS}")
+foreach(k ${INT8_KERNELS})
+  list(APPEND runs_of_kernels "kernel=${k}")
+endforeach()
+if(INT8_KERNELS)
+  string(REPLACE ";" ", " kernel_text "${INT8_KERNELS}")
+  set(target_text "${target_text} and the int8 kernels ${kernel_text}")
+endif()
 
 # Where two equal-sized .npy files first differ, as "element E of N" (the header, as long in both, skipped).
 function(describe_difference a b out)
@@ -104,11 +115,17 @@ foreach(i RANGE 0 ${last_case} 3)
   set(results "")
   set(mismatches "")
   set(ref_outputs "")
-  foreach(t ${targets})
-    set(dir ${WORK_DIR}/${name}/${t})
+  foreach(t ${targets} ${runs_of_kernels})
+    string(REPLACE "=" "_" dir_name "${t}")
+    set(dir ${WORK_DIR}/${name}/${dir_name})
     file(REMOVE_RECURSE ${dir})
     file(MAKE_DIRECTORY ${dir})
-    execute_process(COMMAND ${CMAKE_COMMAND} -E env NPURT_CPU_TARGET=${t} ${NPURT} run ${model} -i ${input} -o ${dir}
+    if(t MATCHES "^kernel=(.*)$")
+      set(env --unset=NPURT_CPU_TARGET NPURT_INT8_KERNEL=${CMAKE_MATCH_1})
+    else()
+      set(env NPURT_CPU_TARGET=${t})
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} ${NPURT} run ${model} -i ${input} -o ${dir}
       RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)
       message("${out}${err}")
