@@ -209,17 +209,56 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
 
   kernel_ = kernel;
   requantize_ = ChooseRequantizeFloatRows();
-  PackIgemmWeights(*kernel, weights, sums_ == Sums::kFloat ? bias : nullptr, p.groups,
-                   p.out_channels, group_in, taps, pieces() ? 0 : q.input_zero_point, &weights_);
+  const int32_t weight_zero_point = pieces() ? 0 : q.input_zero_point;
+  const int32_t* packed_bias = sums_ == Sums::kFloat ? bias : nullptr;
+  // Patches where a tap holds at most two 4-byte groups: the first layers' 3 channels padded to 4 and
+  // 49 taps of 2 groups each spend more on the taps than on the dot products.
+  const bool patches = p.groups == 1 && taps > 1 && !pieces() && group_in * element_bytes <= 8;
   row_bytes_ = row_bytes;
+  staged_group_k_ = group_k;
+  patches_ = Patches();
+  if (patches) {
+    // Weights (M, C, taps) -> (M, taps x C), the patch's order; the pixels staged without padding.
+    std::vector<int8_t> by_tap(static_cast<size_t>(p.out_channels * taps * group_in));
+    for (int64_t m = 0; m < p.out_channels; ++m) {
+      for (int64_t c = 0; c < group_in; ++c) {
+        for (int64_t t = 0; t < taps; ++t) {
+          by_tap[static_cast<size_t>((m * taps + t) * group_in + c)] = weights[(m * group_in + c) * taps + t];
+        }
+      }
+    }
+    PackIgemmWeights(*kernel, by_tap.data(), packed_bias, 1, p.out_channels, taps * group_in, 1, weight_zero_point,
+                     &weights_);
+    row_bytes_ = group_in * element_bytes;
+    staged_group_k_ = group_in;
+    patches_.taps = taps;
+    patches_.unit = row_bytes_;
+    patches_.row_bytes = weights_.group_k * element_bytes;
+  } else {
+    PackIgemmWeights(*kernel, weights, packed_bias, p.groups, p.out_channels, group_in, taps, weight_zero_point,
+                     &weights_);
+  }
   const int64_t mr = kernel->mr, nr = kernel->nr;
   tiles_ = (out_pixels + mr - 1) / mr;
 
   // The indirection buffer: for each tile, tap and row, the staged pixel it reads (the padding pixel,
   // after the image's, where the tap falls outside). A 1x1 convolution of stride 1 without padding reads
   // its rows in place.
-  const bool direct = taps == 1 && p.stride[1] == 1 && p.stride[2] == 1 && p.pad_begin[1] == 0 &&
-                      p.pad_begin[2] == 0 && p.in[1] == p.out[1] && p.in[2] == p.out[2];
+  if (patches) {
+    const int32_t padding = static_cast<int32_t>(in_pixels * row_bytes_);
+    patches_.offsets.resize(static_cast<size_t>(out_pixels * taps));
+    for (int64_t pixel = 0; pixel < out_pixels; ++pixel) {
+      for (int64_t tap = 0; tap < taps; ++tap) {
+        const int64_t ih = pixel / p.out[2] * p.stride[1] - p.pad_begin[1] + tap / p.kernel[2] * p.dilation[1];
+        const int64_t iw = pixel % p.out[2] * p.stride[2] - p.pad_begin[2] + tap % p.kernel[2] * p.dilation[2];
+        const bool inside = ih >= 0 && ih < p.in[1] && iw >= 0 && iw < p.in[2];
+        patches_.offsets[static_cast<size_t>(pixel * taps + tap)] =
+            inside ? static_cast<int32_t>((ih * p.in[2] + iw) * row_bytes_) : padding;
+      }
+    }
+  }
+  const bool direct = patches || (taps == 1 && p.stride[1] == 1 && p.stride[2] == 1 && p.pad_begin[1] == 0 &&
+                      p.pad_begin[2] == 0 && p.in[1] == p.out[1] && p.in[2] == p.out[2]);
   offsets_.clear();
   if (!direct) {
     offsets_.resize(static_cast<size_t>(tiles_ * taps * mr));
@@ -250,7 +289,8 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   chunks_ = chunks();
 
   const size_t out_elem = DataTypeSize(y.dtype);
-  image_bytes_ = RoundUp64(static_cast<size_t>((in_pixels + 1) * row_bytes));
+  // (+ 8: patches copy a tap as 8 bytes)
+  image_bytes_ = RoundUp64(static_cast<size_t>((in_pixels + 1) * row_bytes_ + 8));
   staged_bytes_ = image_bytes_ * (pieces() ? 2 : 1);
   output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * out_elem);
   residual_bytes_ = has_residual_ ? RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(residual_.type)) : 0;
@@ -259,9 +299,14 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   const int64_t item_values = band_tiles_ * mr * chunk_blocks_ * nr;
   sums_bytes_ = RoundUp64(static_cast<size_t>(item_values) * sizeof(float));
   slot_bytes_ = sums_bytes_ * (pieces() ? 2 : 1) + (d2s_.kh > 0 ? RoundUp64(static_cast<size_t>(item_values) * out_elem) : 0);
+  if (patches) {
+    patches_.slot_at = slot_bytes_;
+    slot_bytes_ += RoundUp64(static_cast<size_t>(band_tiles_ * mr * patches_.row_bytes + 8));
+  }
   slots_ = threads;
   node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
-  node->kernel = std::string(kernel->name) + (pieces() ? " in 2 pieces" : sums_ == Sums::kBiasApart ? " int32 sums" : "");
+  node->kernel = std::string(kernel->name) + (pieces() ? " in 2 pieces" : sums_ == Sums::kBiasApart ? " int32 sums" : "") +
+                 (patches ? " over patches" : "");
   node->channels_last_io = true;
   return Status::Ok();
 }
@@ -379,12 +424,20 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
   t.out_stride = cols;
   // int32 sums (one piece: the slot's start; two: the high image's there, the low one's in its second half).
   int32_t* piece_sums[2] = {reinterpret_cast<int32_t*>(sums), reinterpret_cast<int32_t*>(sums) + sums_bytes_ / 4};
+  int64_t first_row = 0;  // of the rows the tiles read
+  if (patches_.row_bytes > 0) {
+    uint8_t* rows_at = reinterpret_cast<uint8_t*>(sums) + patches_.slot_at;
+    BuildPatches(staged, pixel_begin, rows, rows_at);
+    staged = rows_at;
+    t.row_bytes = patches_.row_bytes;
+    first_row = pixel_begin;
+  }
   for (int piece = 0; piece < (pieces() ? 2 : 1); ++piece) {
     t.base = staged + piece * image_bytes_ + g * weights_.group_k * element_bytes;
     for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
       t.rows = static_cast<int>(std::min(mr, out_pixels_ - tile * mr));
       t.offsets = offsets_.empty() ? nullptr : offsets_.data() + tile * weights_.taps * mr;
-      t.first_row = tile * mr;
+      t.first_row = tile * mr - first_row;
       for (int64_t block = block_begin; block < block_end; ++block) {
         t.weights = weights_.Block(g, block);
         t.bias = weights_.BlockBias(g, block);
@@ -448,6 +501,18 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
   for (int64_t r = 0; r < rows; ++r) rows_out(r, 1);
 }
 
+void ConvInt8Path::BuildPatches(const uint8_t* staged, int64_t first_pixel, int64_t pixels, uint8_t* rows) const {
+  const int64_t taps = patches_.taps, unit = patches_.unit, used = taps * unit;
+  for (int64_t r = 0; r < pixels; ++r) {
+    const int32_t* offsets = patches_.offsets.data() + (first_pixel + r) * taps;
+    uint8_t* row = rows + r * patches_.row_bytes;
+    // Eight bytes a tap, each tap's overrun overwritten by the next (the staged image and the rows have
+    // the slack); the K padding zero.
+    for (int64_t t = 0; t < taps; ++t) std::memcpy(row + t * unit, staged + offsets[t], 8);
+    std::memset(row + used, 0, static_cast<size_t>(patches_.row_bytes - used));
+  }
+}
+
 Status ConvInt8Path::Eval(OpNode* node) const {
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
@@ -478,8 +543,8 @@ Status ConvInt8Path::Eval(OpNode* node) const {
   s.pixel_stride = x_last ? in_channels_ : 1;
   s.channel_stride = x_last ? 1 : in_pixels_;
   s.groups = dw_ != nullptr ? 1 : weights_.groups;
-  s.group_in = dw_ != nullptr ? in_channels_ : weights_.group_in;
-  s.group_k = dw_ != nullptr ? padded_channels_ : weights_.group_k;
+  s.group_in = dw_ != nullptr || patches_.row_bytes > 0 ? in_channels_ : weights_.group_in;
+  s.group_k = dw_ != nullptr ? padded_channels_ : staged_group_k_;
   s.zero_point = quant_.input_zero_point;
   s.staged = staged;
   s.row_bytes = row_bytes_;

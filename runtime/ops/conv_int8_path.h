@@ -85,6 +85,16 @@ class ConvInt8Path {
   ConvResidual residual_;
   int64_t in_pixels_ = 0, out_pixels_ = 0, in_channels_ = 0, out_channels_ = 0, batch_ = 1;
   int64_t row_bytes_ = 0;  // a staged pixel
+  int64_t staged_group_k_ = 0;  // staged elements per group of a pixel
+  // Patches (row_bytes > 0): a convolution of few input channels (the first layer's RGB) as a 1x1 one
+  // over its kH x kW x C patches, built per work item from the staged pixels (whose C is not padded):
+  // one K of all the taps instead of taps short ones. offsets: [output pixel][tap] byte offsets.
+  struct Patches {
+    int64_t taps = 0, unit = 0, row_bytes = 0;  // unit: one tap's bytes (at most 8)
+    size_t slot_at = 0;                         // where the item's patch rows start in its slot
+    std::vector<int32_t> offsets;
+  } patches_;
+  void BuildPatches(const uint8_t* staged, int64_t first_pixel, int64_t pixels, uint8_t* rows) const;
   int64_t tiles_ = 0;      // of mr output pixels
   int64_t band_tiles_ = 1, bands_ = 1;
   int64_t chunk_blocks_ = 1, chunks_ = 1;  // nr blocks per chunk, chunks per group

@@ -27,7 +27,7 @@ bool IsDepthwiseKernel(const std::string& name) { return name.rfind("s8_dwconv",
 // Runs the harness's cases with `igemm` (or, when `dw` is set, that depthwise kernel) chosen; each result
 // must be the reference's bits. Returns how many cases took the kernel under test.
 struct Taken {
-  int cases = 0, int16_inputs = 0, in_place = 0;
+  int cases = 0, int16_inputs = 0, in_place = 0, patches = 0;
 };
 Taken ExpectReferenceBits(const char* name, uint32_t seed) {
   std::vector<ConvCase> cases = ConvCases(seed, 120);
@@ -53,8 +53,10 @@ Taken ExpectReferenceBits(const char* name, uint32_t seed) {
     EXPECT_EQ(ref_kernel, "ref");
     // Whichever kernel ran (the depthwise one for depthwise cases), the bits are the reference's.
     EXPECT_EQ(got, want) << c.name << " (" << kernel << ", " << threads << " threads)";
-    if (kernel != name && kernel != std::string(name) + " in 2 pieces") continue;
+    const std::string patches = std::string(name) + " over patches";
+    if (kernel != name && kernel != std::string(name) + " in 2 pieces" && kernel != patches) continue;
     ++taken.cases;
+    taken.patches += kernel == patches ? 1 : 0;
     taken.int16_inputs += c.in_type == DataType::kInt16 ? 1 : 0;
     taken.in_place += io_last ? 1 : 0;
   }
@@ -76,6 +78,7 @@ TEST(ConvInt8Kernels, EveryKernelGivesTheReferenceBits) {
     EXPECT_GE(taken.cases, 70) << k->name;
     if (k->int16_inputs) EXPECT_GE(taken.int16_inputs, 20) << k->name;
     EXPECT_GE(taken.in_place, 30) << k->name;
+    if (!IsDepthwiseKernel(k->name)) EXPECT_GE(taken.patches, 20) << k->name;  // few channels, several taps
     ++ran;
   }
   // The portable kernel always; on x86-64 AVX2 and the four emulated policies at least; on AArch64 NEON

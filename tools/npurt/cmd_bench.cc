@@ -236,7 +236,16 @@ bool ProfileOps(const BenchOptions& o, uint32_t n_in, uint32_t n_out, const std:
       size_t id = 0;
       std::string type, dtype, target, in_shape, out_shape, kernel, name;
       double us = 0.0;
-      if (!(row >> id >> type >> dtype >> target >> in_shape >> out_shape >> us >> kernel >> name)) continue;
+      if (!(row >> id >> type >> dtype >> target >> in_shape >> out_shape >> us)) continue;
+      // The kernel may hold spaces ("... in 2 pieces"); the op's name is the last field.
+      std::string rest;
+      std::getline(row, rest);
+      const size_t end = rest.find_last_not_of(" \t"), name_at = rest.find_last_of(" \t", end);
+      if (end == std::string::npos || name_at == std::string::npos) continue;
+      name = rest.substr(name_at + 1, end - name_at);
+      const size_t kernel_at = rest.find_first_not_of(" \t"), kernel_end = rest.find_last_not_of(" \t", name_at);
+      if (kernel_at == std::string::npos || kernel_end == std::string::npos || kernel_at > kernel_end) continue;
+      kernel = rest.substr(kernel_at, kernel_end - kernel_at + 1);
       if (id == 0 || id > ops->size()) continue;
       OpProfile& p = (*ops)[id - 1];
       p.name = name, p.type = type, p.dtype = dtype, p.kernel = kernel;
