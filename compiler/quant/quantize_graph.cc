@@ -187,7 +187,8 @@ class Quantizer {
   Status QuantizeNodeInput(int tensor, DataType type, int* out);
   int DequantizeNodeInput(int tensor);
   int AddBoundary(const char* op, int input, int source, const std::string& role, const QuantInfo& q,
-                  DataType zp_type, DataType out_type, const char* suffix);
+                  DataType zp_type, DataType out_type, const char* suffix,
+                  const std::vector<int>& extra_inputs = {});
   Status RequantizeToInt8(int tensor, int* out);  // the int8 form of an int16-stored tensor (cached)
   bool RoundWithSystem(const IrNode& n, int channel_axis, const std::vector<float>& w, const QuantInfo& wq, const std::vector<float>& b,
                        const QuantInfo& x, DataType x_type, std::vector<int8_t>* codes) const;
@@ -438,11 +439,14 @@ int Quantizer::QuantizedConstant(int tensor) {
 // A QuantizeLinear / DequantizeLinear node reading `input` with parameters `q`; its output
 // (`out_type`, named after `name` + `suffix`, shaped like `name`'s tensor) is returned.
 int Quantizer::AddBoundary(const char* op, int input, int source, const std::string& role, const QuantInfo& q,
-                           DataType zp_type, DataType out_type, const char* suffix) {
+                           DataType zp_type, DataType out_type, const char* suffix,
+                           const std::vector<int>& extra_inputs) {
   const IrTensor t = g_.tensors()[source];
   int zp = -1;
   const int scale = ScaleConstant(t.name + ":" + role, q, zp_type, &zp);
-  const int b = g_.AddNode(op, {input, scale, zp}, {}, 1, t.name + ":" + role);
+  std::vector<int> inputs = {input, scale, zp};
+  inputs.insert(inputs.end(), extra_inputs.begin(), extra_inputs.end());
+  const int b = g_.AddNode(op, inputs, {}, 1, t.name + ":" + role);
   IrTensor& out = g_.tensors()[b];
   out.name = UniqueTensorName(g_, t.name + suffix);
   out.shape = t.shape;
@@ -477,15 +481,19 @@ int Quantizer::DequantizeNodeInput(int tensor) {
   return d;
 }
 
-// int16 -> float -> int8 (two boundary ops): exact up to the int8 rounding.
+// int16 -> int8 in one boundary op, the runtime's requantization form of QuantizeLinear (the int16 codes
+// with their scale and zero point as inputs 3 and 4): QuantizeLinear(DequantizeLinear(x)) without the float
+// tensor between them; exact up to the int8 rounding.
 Status Quantizer::RequantizeToInt8(int tensor, int* out_tensor) {
   auto it = requantized_of_.find(tensor);
   if (it == requantized_of_.end()) {
     QuantInfo q8;
     NPURT_RETURN_IF_ERROR(Int8Params(tensor, &q8));
-    const int real = DequantizeNodeInput(tensor);
-    const int q = AddBoundary("QuantizeLinear", real, tensor, "requantize", q8, DataType::kInt8, DataType::kInt8,
-                              ":int8");
+    int from_zp = -1;
+    const int from_scale = ScaleConstant(g_.tensors()[tensor].name + ":requantize:from", params_[tensor],
+                                         DataType::kInt16, &from_zp);
+    const int q = AddBoundary("QuantizeLinear", tensor, tensor, "requantize", q8, DataType::kInt8, DataType::kInt8,
+                              ":int8", {from_scale, from_zp});
     it = requantized_of_.emplace(tensor, q).first;
   }
   *out_tensor = it->second;

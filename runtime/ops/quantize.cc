@@ -2,6 +2,13 @@
 // uint8 (and int16/uint16, int32 for dequantization) with a per-tensor scale
 // and zero point, or one per index along `axis` (opset 13). The arithmetic is
 // runtime/kernels/ref/quantize.h.
+//
+// npurt's requantization form, QuantizeLinear(x, y_scale, y_zero_point, x_scale, x_zero_point) of int8 / int16
+// codes x, all per tensor: exactly QuantizeLinear(DequantizeLinear(x, x_scale, x_zero_point), ...) -- the
+// same float steps, in blocks, without the float tensor between them (the quantizer's int16 -> int8
+// boundaries).
+#include <algorithm>
+
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/quantize.h"
@@ -15,6 +22,7 @@ namespace {
 
 struct QuantizeState : OpState {
   QuantizeParams params;
+  bool requantize = false;  // int codes in (inputs 3 and 4 their scale and zero point)
   bool per_tensor_avx2 = false;  // int8 / int16 with one scale: quantize_per_tensor__avx2 and its inverse
 };
 
@@ -79,7 +87,21 @@ Status QuantizeInfer(const Attributes& attrs, const std::vector<const Tensor*>& 
   const Tensor* x = inputs[0];
   const Tensor* zp = inputs.size() > 2 ? inputs[2] : nullptr;
   NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "QuantizeLinear: input is missing");
-  NPURT_RETURN_IF_ERROR(ExpectInputType("QuantizeLinear", x, DataType::kFloat32, 0));
+  if (inputs.size() > 3) {
+    // The requantization form: int codes with their own per-tensor scale and zero point.
+    const Tensor* x_scale = inputs[3];
+    const Tensor* x_zp = inputs.size() > 4 ? inputs[4] : nullptr;
+    NPURT_CHECK_OR_RETURN(x->dtype == DataType::kInt8 || x->dtype == DataType::kInt16, kModelInvalid,
+                          "QuantizeLinear: requantizes int8 or int16 codes, got %s", DataTypeName(x->dtype));
+    NPURT_CHECK_OR_RETURN(x_scale != nullptr, kModelInvalid, "QuantizeLinear: the input's scale is missing");
+    NPURT_RETURN_IF_ERROR(ExpectInputType("QuantizeLinear", x_scale, DataType::kFloat32, 3));
+    NPURT_CHECK_OR_RETURN(PerTensor(*x_scale) && PerTensor(*inputs[1]), kModelInvalid,
+                          "QuantizeLinear: requantization is per tensor (one input and one output scale)");
+    NPURT_CHECK_OR_RETURN(x_zp == nullptr || (x_zp->dtype == x->dtype && x_zp->num_elements() == 1), kModelInvalid,
+                          "QuantizeLinear: the input's zero point must be one %s", DataTypeName(x->dtype));
+  } else {
+    NPURT_RETURN_IF_ERROR(ExpectInputType("QuantizeLinear", x, DataType::kFloat32, 0));
+  }
   // Without a zero point the output is uint8 (ONNX).
   const DataType type = zp != nullptr ? zp->dtype : DataType::kUint8;
   QuantRange range{};
@@ -97,12 +119,48 @@ Status QuantizePrepare(OpNode* node) {
   NPURT_RETURN_IF_ERROR(DescribeQuantization("QuantizeLinear", node->attrs, *node->inputs[0], node->inputs[1],
                                              node->input(2), &state->params));
   state->params.type = node->outputs[0]->dtype;
-  ChoosePerTensorKernel(node, state->params.type, state.get(), "quantize_per_tensor__avx2");
+  state->requantize = node->inputs.size() > 3;
+  ChoosePerTensorKernel(node, state->params.type, state.get(),
+                        state->requantize ? "requantize_per_tensor__avx2" : "quantize_per_tensor__avx2");
+  if (state->requantize) node->layout_agnostic = true;  // element-wise, per tensor
   node->state = std::move(state);
   return Status::Ok();
 }
 
+// The requantization form: blocks of x dequantized into a float buffer on the stack, then quantized, each
+// step by the kernels of DequantizeLinear and QuantizeLinear.
+Status RequantizeEval(OpNode* node) {
+  const QuantizeState& state = *node->state_as<QuantizeState>();
+  const Tensor& x = *node->inputs[0];
+  Tensor& y = *node->outputs[0];
+  const Tensor* x_zp = node->input(4);
+  const Tensor* y_zp = node->input(2);
+  const float* x_scale = node->inputs[3]->as<float>();
+  const float* y_scale = node->inputs[1]->as<float>();
+  const size_t x_elem = DataTypeSize(x.dtype), y_elem = DataTypeSize(y.dtype);
+  ParallelFor(x.num_elements(), ThreadsFor(*node, x.num_elements() * 4), [&](int64_t begin, int64_t end) {
+    constexpr int64_t kBlock = 1024;
+    float real[kBlock];
+    for (int64_t at = begin; at < end; at += kBlock) {
+      const int64_t n = std::min(kBlock, end - at);
+      const void* from = static_cast<const uint8_t*>(x.data) + static_cast<size_t>(at) * x_elem;
+      void* to = static_cast<uint8_t*>(y.data) + static_cast<size_t>(at) * y_elem;
+#if NPURT_HAVE_X86_KERNELS
+      if (state.per_tensor_avx2) {
+        dequantize_per_tensor__avx2(from, x.dtype, x_scale[0], ZeroPointOf(x_zp), real, WorkRange{0, n});
+        quantize_per_tensor__avx2(real, y_scale[0], ZeroPointOf(y_zp), y.dtype, to, WorkRange{0, n});
+        continue;
+      }
+#endif
+      dequantize__ref(QuantizeParams{x.dtype, 1, 1, n}, from, x_scale, x_zp != nullptr ? x_zp->data : nullptr, real);
+      quantize__ref(QuantizeParams{y.dtype, 1, 1, n}, real, y_scale, y_zp != nullptr ? y_zp->data : nullptr, to);
+    }
+  });
+  return Status::Ok();
+}
+
 Status QuantizeEval(OpNode* node) {
+  if (node->state_as<QuantizeState>()->requantize) return RequantizeEval(node);
   const Tensor* zp = node->input(2);
 #if NPURT_HAVE_X86_KERNELS
   if (node->state_as<QuantizeState>()->per_tensor_avx2) {
@@ -174,7 +232,7 @@ Status DequantizeEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpQuantizeLinear = {"QuantizeLinear", 2, 3, 1, 1, QuantizeInfer, QuantizePrepare, QuantizeEval};
+extern const OpDef kOpQuantizeLinear = {"QuantizeLinear", 2, 5, 1, 1, QuantizeInfer, QuantizePrepare, QuantizeEval};
 extern const OpDef kOpDequantizeLinear = {"DequantizeLinear", 2, 3, 1, 1, DequantizeInfer, DequantizePrepare,
                                           DequantizeEval};
 

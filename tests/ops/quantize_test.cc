@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <vector>
 
+#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/quantize.h"
 #include "tests/ops/op_runner.h"
 
@@ -62,6 +64,103 @@ TEST(QuantizeLinearOp, RejectsBadParameters) {
     OpRunner op("QuantizeLinear");  // the input must be float
     op.AddInput<int8_t>({2}, {1, 2}, DataType::kInt8);
     op.AddFloatInput({}, {1.0f}, true);
+    EXPECT_EQ(op.Run().code(), StatusCode::kModelInvalid);
+  }
+}
+
+// The requantization form, QuantizeLinear(x codes, y_scale, y_zp, x_scale, x_zp): by hand.
+TEST(QuantizeLinearOp, RequantizesInt16Codes) {
+  OpRunner op("QuantizeLinear");
+  op.AddInput<int16_t>({6}, {-300, 0, 7, 1000, -32768, 32767}, DataType::kInt16);
+  op.AddFloatInput({}, {0.05f}, true);
+  op.AddInput<int8_t>({}, {-3}, DataType::kInt8, true);
+  op.AddFloatInput({}, {0.01f}, true);
+  op.AddInput<int16_t>({}, {10}, DataType::kInt16, true);
+  ASSERT_TRUE(op.Run().ok());
+  EXPECT_EQ(op.output().dtype, DataType::kInt8);
+  // (x - 10) * 0.01 = -3.1, -0.1, -0.03, 9.9, -327.78, 327.57; / 0.05 = -62, -2, -0.6, 198, ...; rounded, - 3,
+  // saturated.
+  EXPECT_EQ(op.OutputValues<int8_t>(), (std::vector<int8_t>{-65, -5, -4, 127, -128, 127}));
+}
+
+// Bit for bit DequantizeLinear then QuantizeLinear, under every CPU target, across blocks, tails and threads.
+TEST(QuantizeLinearOp, RequantizationIsDequantizeThenQuantize) {
+  std::mt19937 rng(0x5e9);
+  for (DataType from : {DataType::kInt16, DataType::kInt8}) {
+    for (int64_t n : {1, 7, 1024, 3001}) {
+      std::vector<int16_t> x16(static_cast<size_t>(n));
+      std::vector<int8_t> x8(static_cast<size_t>(n));
+      const bool wide = from == DataType::kInt16;
+      std::uniform_int_distribution<int> codes(wide ? -32768 : -128, wide ? 32767 : 127);
+      for (size_t i = 0; i < x16.size(); ++i) {
+        x16[i] = static_cast<int16_t>(codes(rng));
+        x8[i] = static_cast<int8_t>(codes(rng));
+      }
+      const float x_scale = from == DataType::kInt16 ? 0.00137f : 0.0371f, y_scale = 0.0413f;
+      auto add_x = [&](OpRunner* op) {
+        if (from == DataType::kInt16) {
+          op->AddInput<int16_t>({n}, x16, DataType::kInt16);
+        } else {
+          op->AddInput<int8_t>({n}, x8, DataType::kInt8);
+        }
+      };
+      auto add_x_zp = [&](OpRunner* op) {
+        if (from == DataType::kInt16) {
+          op->AddInput<int16_t>({}, {-1234}, DataType::kInt16, true);
+        } else {
+          op->AddInput<int8_t>({}, {17}, DataType::kInt8, true);
+        }
+      };
+      for (CpuTarget target : {CpuTarget::kRef, ActiveCpuTarget()}) {
+        const ScopedCpuTargetCap cap(target);
+        OpRunner dq("DequantizeLinear");
+        add_x(&dq);
+        dq.AddFloatInput({}, {x_scale}, true);
+        add_x_zp(&dq);
+        ASSERT_TRUE(dq.Run().ok());
+        OpRunner q("QuantizeLinear");
+        q.AddFloatInput({n}, dq.FloatOutput());
+        q.AddFloatInput({}, {y_scale}, true);
+        q.AddInput<int8_t>({}, {-9}, DataType::kInt8, true);
+        ASSERT_TRUE(q.Run().ok());
+        OpRunner rq("QuantizeLinear");
+        rq.set_threads(n > 1000 ? 2 : 1);
+        add_x(&rq);
+        rq.AddFloatInput({}, {y_scale}, true);
+        rq.AddInput<int8_t>({}, {-9}, DataType::kInt8, true);
+        rq.AddFloatInput({}, {x_scale}, true);
+        add_x_zp(&rq);
+        ASSERT_TRUE(rq.Run().ok());
+        EXPECT_EQ(rq.OutputValues<int8_t>(), q.OutputValues<int8_t>()) << DataTypeName(from) << " n=" << n;
+      }
+    }
+  }
+}
+
+TEST(QuantizeLinearOp, RejectsBadRequantization) {
+  {
+    OpRunner op("QuantizeLinear");  // float input with an input scale
+    op.AddFloatInput({2}, {1.0f, 2.0f});
+    op.AddFloatInput({}, {1.0f}, true);
+    op.AddInput<int8_t>({}, {0}, DataType::kInt8, true);
+    op.AddFloatInput({}, {1.0f}, true);
+    EXPECT_EQ(op.Run().code(), StatusCode::kModelInvalid);
+  }
+  {
+    OpRunner op("QuantizeLinear");  // per-axis output scales
+    op.AddInput<int16_t>({1, 2}, {1, 2}, DataType::kInt16);
+    op.AddFloatInput({2}, {1.0f, 0.5f}, true);
+    op.AddInput<int8_t>({2}, {0, 0}, DataType::kInt8, true);
+    op.AddFloatInput({}, {1.0f}, true);
+    EXPECT_EQ(op.Run().code(), StatusCode::kModelInvalid);
+  }
+  {
+    OpRunner op("QuantizeLinear");  // the input's zero point of another type
+    op.AddInput<int16_t>({2}, {1, 2}, DataType::kInt16);
+    op.AddFloatInput({}, {1.0f}, true);
+    op.AddInput<int8_t>({}, {0}, DataType::kInt8, true);
+    op.AddFloatInput({}, {1.0f}, true);
+    op.AddInput<int8_t>({}, {0}, DataType::kInt8, true);
     EXPECT_EQ(op.Run().code(), StatusCode::kModelInvalid);
   }
 }
