@@ -316,36 +316,30 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
 }
 
 bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int8_t* weights, const int32_t* bias) {
-  const DwconvKernel* dw = ChooseDwconvKernel();
+  const DwconvKernel* dw = ChooseDwconvKernel(int16_input_);
   const Tensor& y = *node->outputs[0];
   if (dw == nullptr) return false;
   const int64_t channels = p.out_channels;
-  const int64_t taps = p.kernel[1] * p.kernel[2];
-  padded_channels_ = (channels + kDwconvChannelBlock - 1) / kDwconvChannelBlock * kDwconvChannelBlock;
-  row_bytes_ = padded_channels_ * 2;
-  if ((in_pixels_ + 1) * row_bytes_ > INT32_MAX) return false;  // offsets are int32
+  dw_geometry_ = MakeDwconvGeometry(dw->format, channels, p.in[1], p.in[2], p.out[1], p.out[2], p.kernel[1], p.kernel[2],
+                                    p.stride[1], p.stride[2], p.dilation[1], p.dilation[2], p.pad_begin[1], p.pad_begin[2]);
   dw_ = dw;
   requantize_ = ChooseRequantizeFloatRows();
-  dw_taps_ = static_cast<int>(taps);
-  PackDwconvWeights(weights, bias, channels, taps,
-                    quant_.input_zero_point, &dw_weights_, &dw_bias_);
-  // Offsets of each output pixel's taps (the padding pixel outside, and for the missing tap of an odd count).
-  const int64_t slots = (taps + 1) / 2 * 2;
-  const int32_t padding = static_cast<int32_t>(in_pixels_ * row_bytes_);
-  offsets_.assign(static_cast<size_t>(out_pixels_ * slots), padding);
-  for (int64_t pixel = 0; pixel < out_pixels_; ++pixel) {
-    for (int64_t tap = 0; tap < taps; ++tap) {
-      const int64_t ih = pixel / p.out[2] * p.stride[1] - p.pad_begin[1] + tap / p.kernel[2] * p.dilation[1];
-      const int64_t iw = pixel % p.out[2] * p.stride[2] - p.pad_begin[2] + tap % p.kernel[2] * p.dilation[2];
-      if (ih >= 0 && ih < p.in[1] && iw >= 0 && iw < p.in[2]) {
-        offsets_[static_cast<size_t>(pixel * slots + tap)] = static_cast<int32_t>((ih * p.in[2] + iw) * row_bytes_);
-      }
+  dw_tap_offsets_ = DwconvTapOffsets(dw_geometry_);
+  PackDwconvWeights(*dw, dw_geometry_, weights, bias, quant_.input_zero_point, &dw_weights_, &dw_bias_);
+  const size_t in_elem = int16_input_ ? 2 : 1;
+  dw_zero_row_.resize(static_cast<size_t>(channels) * in_elem);
+  for (int64_t c = 0; c < channels; ++c) {
+    if (int16_input_) {
+      const int16_t code = static_cast<int16_t>(quant_.input_zero_point);
+      std::memcpy(dw_zero_row_.data() + c * 2, &code, 2);
+    } else {
+      dw_zero_row_[static_cast<size_t>(c)] = static_cast<uint8_t>(static_cast<int8_t>(quant_.input_zero_point));
     }
   }
   band_tiles_ = kBandPixels / 2;  // pixels per item
   bands_ = (out_pixels_ + band_tiles_ - 1) / band_tiles_;
   const int threads = ThreadPool::HardwareThreads();
-  staged_bytes_ = RoundUp64(static_cast<size_t>((in_pixels_ + 1) * row_bytes_));
+  staged_bytes_ = RoundUp64(static_cast<size_t>(DwconvStagedBytes(dw_geometry_)));
   output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(y.dtype));
   residual_bytes_ = has_residual_ ? RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(residual_.type)) : 0;
   slot_bytes_ = RoundUp64(static_cast<size_t>(band_tiles_ * channels) * sizeof(float));
@@ -360,11 +354,9 @@ void ConvInt8Path::RunDepthwiseItem(const OpNode& node, int64_t item, const uint
                                     void* out, float* sums) const {
   const int64_t begin = item * band_tiles_, end = std::min(out_pixels_, begin + band_tiles_);
   DwconvArgs a;
-  a.channels = out_channels_;
-  a.padded_channels = padded_channels_;
-  a.taps = dw_taps_;
-  a.base = staged;
-  a.offsets = offsets_.data();
+  a.geometry = &dw_geometry_;
+  a.staged = staged;
+  a.tap_offsets = dw_tap_offsets_.data();
   a.weights = dw_weights_.data();
   a.bias = dw_bias_.data();
   if (sums_ == Sums::kBiasApart) {
@@ -542,34 +534,47 @@ Status ConvInt8Path::Eval(OpNode* node) const {
     }
   }
 
+  DwconvStageArgs ds;
+  ds.geometry = &dw_geometry_;
+  ds.input_int16 = int16_input_;
+  ds.pixel_stride = x_last ? in_channels_ : 1;
+  ds.channel_stride = x_last ? 1 : in_pixels_;
+  ds.zero_point = quant_.input_zero_point;
+  ds.zero_row = dw_zero_row_.data();
+  ds.staged = staged;
   IgemmStageArgs s;
   s.input_int16 = int16_input_;
   s.pixel_stride = x_last ? in_channels_ : 1;
   s.channel_stride = x_last ? 1 : in_pixels_;
-  s.groups = dw_ != nullptr ? 1 : weights_.groups;
-  s.group_in = dw_ != nullptr || patches_.row_bytes > 0 ? in_channels_ : weights_.group_in;
-  s.group_k = dw_ != nullptr ? padded_channels_ : staged_group_k_;
+  s.groups = weights_.groups;
+  s.group_in = patches_.row_bytes > 0 ? in_channels_ : weights_.group_in;
+  s.group_k = staged_group_k_;
   s.zero_point = quant_.input_zero_point;
   s.staged = staged;
   s.row_bytes = row_bytes_;
-  auto stage = dw_ != nullptr ? dw_->stage : kernel_->stage;
   const int workers = std::clamp(node->threads, 1, slots_);
   const int64_t items = dw_ != nullptr ? bands_ : bands_ * weights_.groups * chunks_;
   for (int64_t n = 0; n < batch_; ++n) {
     s.input = static_cast<const uint8_t*>(x.data) + static_cast<size_t>(n * in_channels_ * in_pixels_) * in_elem;
-    ParallelFor(in_pixels_, ThreadsFor(*node, in_pixels_ * in_channels_), [&](int64_t begin, int64_t end) {
-      if (pieces()) {
-        StagePieces(s, staged, staged + image_bytes_, WorkRange{begin, end});
-      } else {
-        stage(s, WorkRange{begin, end});
-      }
-    });
-    // The padding pixel: the zero point's code (pieces: d = 0).
-    if (pieces()) {
-      std::memset(staged + in_pixels_ * row_bytes_, 0, static_cast<size_t>(row_bytes_));
-      std::memset(staged + image_bytes_ + in_pixels_ * row_bytes_, 0, static_cast<size_t>(row_bytes_));
+    if (dw_ != nullptr) {
+      ds.input = s.input;
+      ParallelFor(dw_geometry_.staged_h, ThreadsFor(*node, DwconvStagedBytes(dw_geometry_)),
+                  [&](int64_t begin, int64_t end) { dw_->stage(ds, WorkRange{begin, end}); });
     } else {
-      (dw_ != nullptr ? dw_->stage_padding : kernel_->stage_padding)(s, staged + in_pixels_ * row_bytes_);
+      ParallelFor(in_pixels_, ThreadsFor(*node, in_pixels_ * in_channels_), [&](int64_t begin, int64_t end) {
+        if (pieces()) {
+          StagePieces(s, staged, staged + image_bytes_, WorkRange{begin, end});
+        } else {
+          kernel_->stage(s, WorkRange{begin, end});
+        }
+      });
+      // The padding pixel: the zero point's code (pieces: d = 0).
+      if (pieces()) {
+        std::memset(staged + in_pixels_ * row_bytes_, 0, static_cast<size_t>(row_bytes_));
+        std::memset(staged + image_bytes_ + in_pixels_ * row_bytes_, 0, static_cast<size_t>(row_bytes_));
+      } else {
+        kernel_->stage_padding(s, staged + in_pixels_ * row_bytes_);
+      }
     }
     const size_t image = static_cast<size_t>(n * out_pixels_ * out_channels_);
     uint8_t* image_out = out + image * out_elem;

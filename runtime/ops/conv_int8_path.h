@@ -50,13 +50,14 @@ class ConvInt8Path {
   RequantizeRowsParams RowsParams(const OpNode& node, int64_t m0, int64_t cols) const;
 
   const IgemmKernel* kernel_ = nullptr;
-  // Depthwise convolutions (one channel per group): their own kernel, weights and offsets
-  // ([pixel][taps rounded up to even]); bands of band_tiles_ pixels.
+  // Depthwise convolutions (one channel per group): their own kernel, staged image, weights and tap
+  // offsets; bands of band_tiles_ pixels.
   const DwconvKernel* dw_ = nullptr;
-  std::vector<int16_t> dw_weights_;
+  DwconvGeometry dw_geometry_;
+  std::vector<int64_t> dw_tap_offsets_;
+  std::vector<uint8_t> dw_weights_;
   std::vector<int32_t> dw_bias_;
-  int64_t padded_channels_ = 0;
-  int dw_taps_ = 0;
+  std::vector<uint8_t> dw_zero_row_;  // the input zero point's code per channel (the padding's columns)
   RequantizeFloatRowsFn requantize_ = nullptr;
   // int16 inputs whose accumulators could pass int32 (kernels' sums int32, joined in int64 with the
   // bias by the piece rows): kBiasApart where only the bias could push them out; kTwoPieces where the

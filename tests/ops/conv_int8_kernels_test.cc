@@ -94,14 +94,20 @@ TEST(ConvInt8Kernels, EveryKernelGivesTheReferenceBits) {
 TEST(ConvInt8Kernels, EveryDepthwiseKernelGivesTheReferenceBits) {
   int ran = 0;
   for (const DwconvKernel* k : AllDwconvKernels()) {
-    if (ActiveCpuTarget() < k->needs) {
-      std::printf("[ INFO     ] %s: not on this CPU\n", k->name);
+    if (!DwconvKernelRuns(*k)) {
+      std::printf("[ INFO     ] %s: not on this CPU (its emulated policy runs instead)\n", k->name);
       continue;
     }
     SCOPED_TRACE(k->name);
     const ScopedDwconvKernelChoice use(k);
     const Taken taken = ExpectReferenceBits(k->name, 0xd3 + static_cast<uint32_t>(ran));
     EXPECT_GE(taken.cases, 10) << k->name;  // the harness's depthwise cases
+    // int16 inputs are for the int16-pair kernels (the quads' go to the pairs kernel of the CPU).
+    if (!k->int16_inputs) {
+      EXPECT_EQ(taken.int16_inputs, 0) << k->name;
+      ++ran;
+      continue;
+    }
     EXPECT_GE(taken.int16_inputs, 3) << k->name;
     // int16 inputs whose bias alone could push the accumulators out of int32: int32 sums, the bias apart.
     std::mt19937 rng(0xd31);
@@ -122,6 +128,10 @@ TEST(ConvInt8Kernels, EveryDepthwiseKernelGivesTheReferenceBits) {
     }
     ++ran;
   }
+  // The portable kernel always; on x86-64 AVX2 and the four emulated policies at least.
+#if defined(__x86_64__)
+  if (ActiveCpuTarget() >= CpuTarget::kAvx2) EXPECT_GE(ran, 6);
+#endif
   EXPECT_GE(ran, ActiveCpuTarget() >= CpuTarget::kPortable ? 1 : 0);
 }
 
@@ -138,9 +148,21 @@ TEST(ConvInt8Kernels, ChoosesARealKernelOfThisCpu) {
   const IgemmKernel* wide = ChooseIgemmKernel(true);
   ASSERT_NE(wide, nullptr);
   EXPECT_TRUE(wide->int16_inputs) << wide->name;
+  // The depthwise kernel likewise, of the same ISA as the igemm's.
+  for (bool int16_input : {false, true}) {
+    const DwconvKernel* dw = ChooseDwconvKernel(int16_input);
+    ASSERT_NE(dw, nullptr);
+    EXPECT_FALSE(dw->emulated) << dw->name;
+    EXPECT_TRUE(DwconvKernelRuns(*dw)) << dw->name;
+    EXPECT_TRUE(!int16_input || dw->int16_inputs) << dw->name;
+    const IgemmKernel* igemm = ChooseIgemmKernel(int16_input);
+    EXPECT_STREQ(std::strstr(dw->name, "__"), std::strstr(igemm->name, "__")) << dw->name << " / " << igemm->name;
+    EXPECT_EQ(dw->format, igemm->format) << dw->name << " / " << igemm->name;
+  }
   {
     const ScopedCpuTargetCap reference(CpuTarget::kRef);
     EXPECT_EQ(ChooseIgemmKernel(false), nullptr);
+    EXPECT_EQ(ChooseDwconvKernel(false), nullptr);
   }
 }
 

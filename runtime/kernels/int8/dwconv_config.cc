@@ -1,5 +1,8 @@
-// Which depthwise kernel runs, and the weights in its layout.
+// Which depthwise kernel runs (chosen once from the CPU target, as the igemm's), the geometry of its staged
+// image and the weights in its layout.
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 
 #include "runtime/kernels/int8/dwconv_kernels.h"
 
@@ -8,16 +11,31 @@ namespace npurt {
 const std::vector<const DwconvKernel*>& AllDwconvKernels() {
   static const std::vector<const DwconvKernel*> all = {
 #if defined(__x86_64__)
-      &kDwconvAvx2,
+      &kDwconvAvx512Vnni, &kDwconvAvx512VnniPairs, &kDwconvAvx512, &kDwconvAvxVnni, &kDwconvAvx2,
+      &kDwconvAvx512VnniEmulated, &kDwconvAvx512Emulated, &kDwconvAvxVnniEmulated, &kDwconvNeonDotEmulated,
+#endif
+#if defined(__aarch64__)
+      &kDwconvNeonDot, &kDwconvNeon,
 #endif
       &kDwconvScalar,
   };
   return all;
 }
 
+bool DwconvKernelRuns(const DwconvKernel& k) {
+  return ActiveCpuTarget() >= k.needs && (k.cpu_has == nullptr || k.cpu_has());
+}
+
 namespace {
 std::atomic<const DwconvKernel*> g_test_choice{nullptr};
 std::atomic<bool> g_test_forced{false};
+bool Fits(const DwconvKernel& k, bool int16_input) { return DwconvKernelRuns(k) && (!int16_input || k.int16_inputs); }
+
+// The ISA part of a kernel's name: "__avx512vnni_emulated" of "s8_igemm_8x32c4__avx512vnni_emulated".
+const char* IsaSuffix(const char* name) {
+  const char* at = std::strstr(name, "__");
+  return at != nullptr ? at : name;
+}
 }  // namespace
 
 ScopedDwconvKernelChoice::ScopedDwconvKernelChoice(const DwconvKernel* kernel)
@@ -27,41 +45,80 @@ ScopedDwconvKernelChoice::~ScopedDwconvKernelChoice() {
   g_test_forced.store(saved_forced_);
 }
 
-const DwconvKernel* ChooseDwconvKernel() {
+const DwconvKernel* ChooseDwconvKernel(bool int16_input) {
   if (ActiveCpuTarget() < CpuTarget::kPortable || IgemmKernelsDisabledForTest()) return nullptr;
   if (g_test_forced.load()) {
     const DwconvKernel* k = g_test_choice.load();
-    return k != nullptr && ActiveCpuTarget() >= k->needs ? k : nullptr;
+    return k != nullptr && Fits(*k, int16_input) ? k : nullptr;
+  }
+  static const char* forced = std::getenv("NPURT_INT8_KERNEL");
+  if (forced != nullptr && *forced != '\0') {
+    for (const DwconvKernel* k : AllDwconvKernels()) {
+      if (std::strcmp(IsaSuffix(k->name), IsaSuffix(forced)) == 0 && Fits(*k, int16_input)) return k;
+    }
   }
   for (const DwconvKernel* k : AllDwconvKernels()) {
-    if (ActiveCpuTarget() >= k->needs) return k;
+    if (!k->emulated && Fits(*k, int16_input)) return k;
   }
   return nullptr;
 }
 
-void PackDwconvWeights(const int8_t* weights, const int32_t* bias, int64_t channels, int64_t taps, int32_t zero_point,
-                       std::vector<int16_t>* packed, std::vector<int32_t>* packed_bias) {
-  const int64_t blocks = (channels + kDwconvChannelBlock - 1) / kDwconvChannelBlock;
-  const int64_t pairs = (taps + 1) / 2;
-  packed->assign(static_cast<size_t>(pairs * blocks * kDwconvChannelBlock * 2), 0);
-  packed_bias->assign(static_cast<size_t>(blocks * kDwconvChannelBlock), 0);
-  for (int64_t pair = 0; pair < pairs; ++pair) {
-    for (int64_t b = 0; b < blocks; ++b) {
-      int16_t* out = packed->data() + (pair * blocks + b) * kDwconvChannelBlock * 2;
-      for (int lane = 0; lane < kDwconvChannelBlock; ++lane) {
-        const int64_t c = b * kDwconvChannelBlock + kDwconvLaneChannel[lane];
-        if (c >= channels) continue;
-        for (int64_t half = 0; half < 2; ++half) {
-          const int64_t tap = 2 * pair + half;
-          out[lane * 2 + half] = tap < taps ? weights[c * taps + tap] : 0;
+DwconvGeometry MakeDwconvGeometry(IgemmFormat format, int64_t channels, int64_t in_h, int64_t in_w, int64_t out_h,
+                                  int64_t out_w, int64_t kernel_h, int64_t kernel_w, int64_t stride_h, int64_t stride_w,
+                                  int64_t dilation_h, int64_t dilation_w, int64_t pad_top, int64_t pad_left) {
+  DwconvGeometry g;
+  g.channels = channels;
+  g.padded_channels = (channels + kDwconvChannelBlock - 1) / kDwconvChannelBlock * kDwconvChannelBlock;
+  g.in_h = in_h, g.in_w = in_w, g.out_h = out_h, g.out_w = out_w;
+  g.kernel_h = kernel_h, g.kernel_w = kernel_w, g.stride_h = stride_h, g.stride_w = stride_w;
+  g.dilation_h = dilation_h, g.dilation_w = dilation_w, g.pad_top = pad_top, g.pad_left = pad_left;
+  g.pack = IgemmPack(format);
+  g.row_groups = (kernel_w + g.pack - 1) / g.pack;
+  // The staged rows and columns the last output pixel's last tap group reads (its group's own columns
+  // past them are read from the input or the zero point by the staging).
+  g.staged_h = (out_h - 1) * stride_h + (kernel_h - 1) * dilation_h + 1;
+  g.staged_w = (out_w - 1) * stride_w + (g.row_groups - 1) * g.pack * dilation_w + 1;
+  return g;
+}
+
+std::vector<int64_t> DwconvTapOffsets(const DwconvGeometry& g) {
+  std::vector<int64_t> offsets(static_cast<size_t>(g.kernel_h * g.row_groups));
+  const int64_t pixel_bytes = g.padded_channels * 4;
+  for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+    for (int64_t group = 0; group < g.row_groups; ++group) {
+      offsets[static_cast<size_t>(kh * g.row_groups + group)] =
+          (kh * g.dilation_h * g.staged_w + group * g.pack * g.dilation_w) * pixel_bytes;
+    }
+  }
+  return offsets;
+}
+
+void PackDwconvWeights(const DwconvKernel& k, const DwconvGeometry& g, const int8_t* weights, const int32_t* bias,
+                       int32_t zero_point, std::vector<uint8_t>* packed, std::vector<int32_t>* packed_bias) {
+  const int64_t blocks = g.padded_channels / kDwconvChannelBlock, taps = g.kernel_h * g.row_groups;
+  const int64_t kernel_taps = g.kernel_h * g.kernel_w, element_bytes = IgemmElementBytes(k.format);
+  packed->assign(static_cast<size_t>(blocks * taps * kDwconvChannelBlock * 4), 0);
+  packed_bias->assign(static_cast<size_t>(g.padded_channels), 0);
+  for (int64_t c = 0; c < g.channels; ++c) {
+    const int64_t b = c / kDwconvChannelBlock, lane = c % kDwconvChannelBlock;
+    for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+        const int64_t t = kh * g.row_groups + kw / g.pack;
+        uint8_t* at = packed->data() + ((b * taps + t) * kDwconvChannelBlock + lane) * 4 + kw % g.pack * element_bytes;
+        const int8_t w = weights[c * kernel_taps + kh * g.kernel_w + kw];
+        if (element_bytes == 1) {
+          *at = static_cast<uint8_t>(w);
+        } else {
+          const int16_t wide = w;
+          std::memcpy(at, &wide, 2);
         }
       }
     }
-  }
-  for (int64_t c = 0; c < channels; ++c) {
     int64_t weight_sum = 0;
-    for (int64_t t = 0; t < taps; ++t) weight_sum += weights[c * taps + t];
-    const int64_t folded = (bias != nullptr ? bias[c] : 0) - static_cast<int64_t>(zero_point) * weight_sum;
+    for (int64_t t = 0; t < kernel_taps; ++t) weight_sum += weights[c * kernel_taps + t];
+    // As the igemm's: the staged codes are x (pairs, signed quads) or x + 128 (unsigned quads).
+    const int64_t shift = k.format == IgemmFormat::kQuadsU8 ? 128 : 0;
+    const int64_t folded = (bias != nullptr ? bias[c] : 0) - (static_cast<int64_t>(zero_point) + shift) * weight_sum;
     (*packed_bias)[static_cast<size_t>(c)] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(folded)));
   }
 }

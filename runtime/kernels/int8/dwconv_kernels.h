@@ -1,3 +1,4 @@
+// The depthwise kernels each ISA file defines (dwconv_config.cc lists the ones this build has).
 #pragma once
 
 #include "runtime/kernels/int8/dwconv.h"
@@ -7,10 +8,18 @@ namespace npurt {
 extern const DwconvKernel kDwconvScalar;
 #if defined(__x86_64__)
 extern const DwconvKernel kDwconvAvx2;
+extern const DwconvKernel kDwconvAvxVnni;
+extern const DwconvKernel kDwconvAvx512;
+extern const DwconvKernel kDwconvAvx512Vnni;
+extern const DwconvKernel kDwconvAvx512VnniPairs;
+extern const DwconvKernel kDwconvAvxVnniEmulated;
+extern const DwconvKernel kDwconvAvx512Emulated;
+extern const DwconvKernel kDwconvAvx512VnniEmulated;
+extern const DwconvKernel kDwconvNeonDotEmulated;
 #endif
-
-// Within a block of 16 channels, packed lane j holds channel kDwconvLaneChannel[j]: the order vpunpcklwd /
-// vpunpckhwd of two ymm rows produce (lanes 0-3 and 8-11 of each 128-bit half first).
-constexpr int kDwconvLaneChannel[16] = {0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15};
+#if defined(__aarch64__)
+extern const DwconvKernel kDwconvNeonDot;
+extern const DwconvKernel kDwconvNeon;
+#endif
 
 }  // namespace npurt

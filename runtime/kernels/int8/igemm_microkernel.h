@@ -2,7 +2,8 @@
 // by the files that instantiate it, each compiled for its ISA; everything here has internal linkage
 // (no std:: templates either), so an AVX-512 instantiation can never stand in for another file's.
 //
-// A policy provides, on a vector of kLanes int32 lanes:
+// A policy provides, on a vector of kLanes int32 lanes (kSpillSums: the sums go through memory before the
+// stores, where the registers are too few to keep them and the loop's operands):
 //   Vec Zero(); Vec Load(const uint8_t*) (kLanes groups of 4 bytes); Vec Broadcast(const uint8_t*)
 //   (one 4-byte group to every lane); Vec Dot(Vec acc, Vec a, Vec w) (acc + the lane-wise dot of a's
 //   and w's pack elements: vpmaddwd + vpaddd, vpdpbusd, ...); Vec Add(Vec, Vec); Vec LoadInt(const int32_t*);
@@ -53,31 +54,70 @@ void IgemmTile(const IgemmTileArgs& t) {
     }
   }
   static_assert(sizeof(Vec) == kLanes * sizeof(int32_t), "a policy's vector is its int32 lanes in order");
-  for (int i = 0; i < MR; ++i) {
-    if (i >= t.rows) break;
-    for (int j = 0; j < NV; ++j) {
-      const Vec v = P::Add(acc[i][j], P::LoadInt(t.bias + j * kLanes));
-      const int first = j * kLanes;
-      if (first >= t.cols) break;
-      if (t.out_int32 != nullptr) {
-        int32_t* out = t.out_int32 + i * t.out_stride;
-        if (first + kLanes <= t.cols) {
-          std::memcpy(out + first, &v, sizeof(v));
-        } else {
-          int32_t tail[kLanes];
-          std::memcpy(tail, &v, sizeof(v));
-          for (int c = first; c < t.cols; ++c) out[c] = tail[c - first];
+  // The accumulators are indexed by constants only (a loop that can leave early would index them at run
+  // time and keep them in memory through the whole tile); the fields read before any store, which could
+  // alias them.
+  // (With 16 vector registers, AVX2's, the sums go through memory: kept in registers into the stores
+  // they leave too few for the loop above, which then spills.)
+  if constexpr (P::kSpillSums) {
+    alignas(64) Vec stored[MR][NV];
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) stored[i][j] = acc[i][j];
+    }
+    asm volatile("" : : "r"(stored) : "memory");
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = stored[i][j];
+    }
+  }
+  const int32_t* const bias = t.bias;
+  const int64_t stride = t.out_stride;
+  Vec bias_v[NV];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) bias_v[j] = P::LoadInt(bias + j * kLanes);
+  if (t.rows == MR && t.cols == NR) {  // a whole tile: every vector stored as it is
+    if (t.out_int32 != nullptr) {
+      int32_t* const out = t.out_int32;
+#pragma GCC unroll 16
+      for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j) {
+          const Vec v = P::Add(acc[i][j], bias_v[j]);
+          std::memcpy(out + i * stride + j * kLanes, &v, sizeof(v));
         }
-        continue;
       }
-      float* out = t.out + i * t.out_stride;
-      if (first + kLanes <= t.cols) {
-        P::StoreFloat(out + first, v);
-      } else {
-        float tail[kLanes];
-        P::StoreFloat(tail, v);
-        for (int c = first; c < t.cols; ++c) out[c] = tail[c - first];
+    } else {
+      float* const out = t.out;
+#pragma GCC unroll 16
+      for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j) P::StoreFloat(out + i * stride + j * kLanes, P::Add(acc[i][j], bias_v[j]));
       }
+    }
+    return;
+  }
+  // A partial tile: the sums through a local block, then the rows and columns that exist (float(acc) as
+  // the policies' StoreFloat rounds it).
+  alignas(64) int32_t block[MR][NR];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      const Vec v = P::Add(acc[i][j], bias_v[j]);
+      std::memcpy(&block[i][j * kLanes], &v, sizeof(v));
+    }
+  }
+  const int rows = t.rows, cols = t.cols;
+  int32_t* const out_int32 = t.out_int32;
+  float* const out = t.out;
+  for (int i = 0; i < rows; ++i) {
+    if (out_int32 != nullptr) {
+      std::memcpy(out_int32 + i * stride, block[i], static_cast<size_t>(cols) * sizeof(int32_t));
+    } else {
+      for (int c = 0; c < cols; ++c) out[i * stride + c] = static_cast<float>(block[i][c]);
     }
   }
 }

@@ -1,19 +1,13 @@
 // The NEON dotprod igemm kernel (AArch64, compiled -march=armv8.2-a+dotprod): sdot on int8 quads of the
 // codes as they are, chosen where the kernel reports the feature (HWCAP_ASIMDDP).
-#include <sys/auxv.h>
-
+#include "runtime/kernels/int8/cpu_features.h"
 #include "runtime/kernels/int8/igemm_kernels.h"
 #include "runtime/kernels/int8/igemm_microkernel.h"
 #include "runtime/kernels/int8/igemm_policies_arm.h"
 
 namespace npurt {
 
-namespace {
-constexpr unsigned long kHwcapAsimdDp = 1ul << 20;  // HWCAP_ASIMDDP of <asm/hwcap.h>
-bool HasDotProd() { return (getauxval(AT_HWCAP) & kHwcapAsimdDp) != 0; }
-}  // namespace
-
-const IgemmKernel kIgemmNeonDot = {"s8_igemm_4x16c4__neondot", CpuTarget::kPortable, HasDotProd, false,
+const IgemmKernel kIgemmNeonDot = {"s8_igemm_4x16c4__neondot", CpuTarget::kPortable, CpuHasDotProd, false,
                                    IgemmFormat::kQuadsS8, 4, 16, false, IgemmTile<NeonDot, 4, 4>,
                                    IgemmStage<IgemmFormat::kQuadsS8>, IgemmStagePadding<IgemmFormat::kQuadsS8>};
 

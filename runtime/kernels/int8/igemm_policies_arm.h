@@ -14,6 +14,7 @@ namespace {
 struct NeonPairs {
   using Vec = int32x4_t;
   static constexpr int kLanes = 4;
+  static constexpr bool kSpillSums = false;
   static Vec Zero() { return vdupq_n_s32(0); }
   static Vec Load(const uint8_t* p) { return vreinterpretq_s32_u8(vld1q_u8(p)); }
   static Vec Broadcast(const uint8_t* p) {

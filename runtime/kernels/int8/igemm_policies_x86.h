@@ -32,6 +32,7 @@ inline __m256i DpbusdEmulated(__m256i acc, __m256i a, __m256i w) {
 struct Avx2Madd {
   using Vec = __m256i;
   static constexpr int kLanes = 8;
+  static constexpr bool kSpillSums = true;
   static Vec Zero() { return _mm256_setzero_si256(); }
   static Vec Load(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
   static Vec Broadcast(const uint8_t* p) { return _mm256_set1_epi32(LoadGroup(p)); }
@@ -65,6 +66,7 @@ struct Ymm2 {
 struct Avx512MaddEmulated {
   using Vec = Ymm2;
   static constexpr int kLanes = 16;
+  static constexpr bool kSpillSums = true;
   static Vec Zero() { return {_mm256_setzero_si256(), _mm256_setzero_si256()}; }
   static Vec Load(const uint8_t* p) { return {Avx2Madd::Load(p), Avx2Madd::Load(p + 32)}; }
   static Vec Broadcast(const uint8_t* p) {
@@ -94,6 +96,7 @@ struct AvxVnni : Avx2Madd {
 struct Avx512Madd {
   using Vec = __m512i;
   static constexpr int kLanes = 16;
+  static constexpr bool kSpillSums = false;
   static Vec Zero() { return _mm512_setzero_si512(); }
   static Vec Load(const uint8_t* p) { return _mm512_loadu_si512(p); }
   static Vec Broadcast(const uint8_t* p) { return _mm512_set1_epi32(LoadGroup(p)); }

@@ -14,17 +14,33 @@
 namespace npurt {
 namespace {
 
+// The row loop's invariants, read once into registers: every store of the loop goes through an int8 or
+// int16 pointer, which may alias any field of the parameters, so reading them inside would reload them.
+struct Constants {
+  explicit Constants(const RequantizeRowsParams& p)
+      : out_scale(_mm512_set1_ps(p.out_scale)),
+        lo(_mm512_set1_ps(static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point))),
+        hi(_mm512_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point))),
+        act_a(_mm512_set1_ps(p.activation.a)),
+        act_b(_mm512_set1_ps(p.activation.b)),
+        residual_scale(_mm512_set1_ps(p.residual.scale)),
+        zp(_mm512_set1_epi32(p.out_zero_point)),
+        residual_zp(_mm512_set1_epi32(p.residual.zero_point)) {}
+  __m512 out_scale, lo, hi, act_a, act_b, residual_scale;
+  __m512i zp, residual_zp;
+};
+
 template <FusedActivation A>
-inline __m512 Activate(const FusedActivationParams& a, __m512 x) {
+inline __m512 Activate(const Constants& k, __m512 x) {
   const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
   if constexpr (A == FusedActivation::kRelu) {
     return _mm512_max_ps(zero, x);  // x < 0 ? 0 : x
   } else if constexpr (A == FusedActivation::kClip) {
-    return _mm512_min_ps(_mm512_set1_ps(a.b), _mm512_max_ps(_mm512_set1_ps(a.a), x));
+    return _mm512_min_ps(k.act_b, _mm512_max_ps(k.act_a, x));
   } else if constexpr (A == FusedActivation::kLeakyRelu) {
-    return _mm512_mask_mul_ps(x, _mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), _mm512_set1_ps(a.a), x);
+    return _mm512_mask_mul_ps(x, _mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), k.act_a, x);
   } else if constexpr (A == FusedActivation::kHardSigmoid) {
-    const __m512 v = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(a.a), x), _mm512_set1_ps(a.b));
+    const __m512 v = _mm512_add_ps(_mm512_mul_ps(k.act_a, x), k.act_b);
     return _mm512_min_ps(one, _mm512_max_ps(zero, v));
   } else if constexpr (A == FusedActivation::kHardSwish) {
     const __m512 v = _mm512_add_ps(_mm512_div_ps(x, _mm512_set1_ps(6.0f)), _mm512_set1_ps(0.5f));
@@ -34,41 +50,57 @@ inline __m512 Activate(const FusedActivationParams& a, __m512 x) {
   }
 }
 
+// Sixteen values (lanes of `k` only) of one row: channels from `m` on, elements from `at` on.
+template <FusedActivation A, bool kResidual, bool kAffine, bool kOut16>
+inline void Vector(const Constants& c, const float* __restrict acc_scale, const float* __restrict affine_scale,
+                   const float* __restrict affine_shift, const void* residual, bool residual16, const float* sums,
+                   void* out, int64_t m, int64_t at, __mmask16 k) {
+  __m512 real = _mm512_mul_ps(_mm512_maskz_loadu_ps(k, sums + at), _mm512_maskz_loadu_ps(k, acc_scale + m));
+  if constexpr (kResidual) {
+    const __m512i codes =
+        residual16 ? _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(k, static_cast<const int16_t*>(residual) + at))
+                   : _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, static_cast<const int8_t*>(residual) + at));
+    real = _mm512_add_ps(real, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(codes, c.residual_zp)), c.residual_scale));
+  }
+  real = Activate<A>(c, real);
+  if constexpr (kAffine) {  // product, then sum, each rounded
+    real = _mm512_add_ps(_mm512_mul_ps(real, _mm512_maskz_loadu_ps(k, affine_scale + m)),
+                         _mm512_maskz_loadu_ps(k, affine_shift + m));
+  }
+  const __m512 q = _mm512_div_ps(real, c.out_scale);
+  // Clamped before the rounding, which is the same as after it (the bounds are integers); NaN lanes
+  // convert as 0 (the masked conversion), as the reference quantizes NaN.
+  const __mmask16 number = _mm512_cmp_ps_mask(q, q, _CMP_ORD_Q);
+  const __m512 clamped = _mm512_min_ps(c.hi, _mm512_max_ps(c.lo, q));
+  const __m512i v = _mm512_add_epi32(
+      _mm512_maskz_cvt_roundps_epi32(number, clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), c.zp);
+  // v is within the output type: narrowing is exact.
+  if constexpr (kOut16) {
+    _mm256_mask_storeu_epi16(static_cast<int16_t*>(out) + at, k, _mm512_cvtepi32_epi16(v));
+  } else {
+    _mm_mask_storeu_epi8(static_cast<int8_t*>(out) + at, k, _mm512_cvtepi32_epi8(v));
+  }
+}
+
 template <FusedActivation A, bool kResidual, bool kAffine, bool kOut16>
 void Rows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
-  const int64_t c = p.channels;
-  const __m512 out_scale = _mm512_set1_ps(p.out_scale);
-  const __m512 lo = _mm512_set1_ps(static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point));
-  const __m512 hi = _mm512_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point));
-  const __m512i zp = _mm512_set1_epi32(p.out_zero_point);
-  const __m512i residual_zp = _mm512_set1_epi32(p.residual.zero_point);
-  const __m512 residual_scale = _mm512_set1_ps(p.residual.scale);
+  const Constants constants(p);
+  const int64_t c = p.channels, vector_end = c - c % 16;
+  const float* const acc_scale = p.acc_scale;
+  const float* const affine_scale = p.activation.scale;
+  const float* const affine_shift = p.activation.shift;
+  const void* const residual = p.residual.data;
   const bool residual16 = p.residual.type == DataType::kInt16;
-  for (int64_t row = range.begin; row < range.end; ++row) {
-    for (int64_t m = 0; m < c; m += 16) {
-      const __mmask16 k = c - m >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << (c - m)) - 1);
-      const int64_t at = row * c + m;
-      __m512 real = _mm512_mul_ps(_mm512_maskz_loadu_ps(k, sums + at), _mm512_maskz_loadu_ps(k, p.acc_scale + m));
-      if constexpr (kResidual) {
-        const __m512i codes =
-            residual16 ? _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(k, static_cast<const int16_t*>(p.residual.data) + at))
-                       : _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, static_cast<const int8_t*>(p.residual.data) + at));
-        real = _mm512_add_ps(real, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(codes, residual_zp)), residual_scale));
-      }
-      real = Activate<A>(p.activation, real);
-      if constexpr (kAffine) {  // product, then sum, each rounded
-        real = _mm512_add_ps(_mm512_mul_ps(real, _mm512_maskz_loadu_ps(k, p.activation.scale + m)),
-                             _mm512_maskz_loadu_ps(k, p.activation.shift + m));
-      }
-      __m512 q = _mm512_roundscale_ps(_mm512_div_ps(real, out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      q = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(q, q, _CMP_ORD_Q), q);  // NaN quantizes as 0
-      q = _mm512_min_ps(hi, _mm512_max_ps(lo, q));
-      const __m512i v = _mm512_add_epi32(_mm512_cvtps_epi32(q), zp);  // within the output type: narrowing is exact
-      if constexpr (kOut16) {
-        _mm256_mask_storeu_epi16(static_cast<int16_t*>(out) + at, k, _mm512_cvtepi32_epi16(v));
-      } else {
-        _mm_mask_storeu_epi8(static_cast<int8_t*>(out) + at, k, _mm512_cvtepi32_epi8(v));
-      }
+  const __mmask16 all = 0xffff, tail = static_cast<__mmask16>((1u << (c % 16)) - 1);
+  for (int64_t row = range.begin, end = range.end; row < end; ++row) {
+    const int64_t first = row * c;
+    for (int64_t m = 0; m < vector_end; m += 16) {
+      Vector<A, kResidual, kAffine, kOut16>(constants, acc_scale, affine_scale, affine_shift, residual, residual16, sums,
+                                            out, m, first + m, all);
+    }
+    if (tail != 0) {
+      Vector<A, kResidual, kAffine, kOut16>(constants, acc_scale, affine_scale, affine_shift, residual, residual16, sums,
+                                            out, vector_end, first + vector_end, tail);
     }
   }
 }

@@ -1,0 +1,205 @@
+// Throughput of npurt's int8 microkernels one by one (Google Benchmark), for the shapes the benchmark
+// models spend their time in: the igemm tile over a band of pixels (1x1 and 3x3, small and large K), the
+// requantization rows after it, the activation staging and the depthwise kernel. Prints MAC/s or
+// elements/s per kernel that runs on this CPU, so a change to one kernel is measured apart from the rest
+// of the frame.
+//
+//   build/bench/kernels/int8_kernels_bench [--benchmark_filter=...]
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runtime/kernels/int8/dwconv.h"
+#include "runtime/kernels/int8/igemm.h"
+#include "runtime/kernels/int8/requantize_config.h"
+
+namespace npurt {
+namespace {
+
+std::vector<int8_t> RandomCodes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> d(-128, 127);
+  std::vector<int8_t> v(n);
+  for (auto& x : v) x = static_cast<int8_t>(d(rng));
+  return v;
+}
+
+// A 1x1 convolution of stride 1 over `pixels` pixels: k input, n output channels (the direct rows).
+struct Pointwise {
+  Pointwise(const IgemmKernel& kernel, int64_t pixels, int64_t k, int64_t n) : kernel(kernel), pixels(pixels), n(n) {
+    const std::vector<int8_t> w = RandomCodes(static_cast<size_t>(n * k), 1), x = RandomCodes(static_cast<size_t>(pixels * k), 2);
+    PackIgemmWeights(kernel, w.data(), nullptr, 1, n, k, 1, 3, &packed);
+    row_bytes = packed.group_k * IgemmElementBytes(kernel.format);
+    staged.resize(static_cast<size_t>((pixels + 1) * row_bytes));
+    input = x;
+    stage.input = input.data();
+    stage.pixel_stride = k;
+    stage.channel_stride = 1;
+    stage.group_in = k;
+    stage.group_k = packed.group_k;
+    stage.zero_point = 3;
+    stage.staged = staged.data();
+    stage.row_bytes = row_bytes;
+    kernel.stage(stage, WorkRange{0, pixels});
+    sums.resize(static_cast<size_t>(pixels * packed.blocks * kernel.nr));
+  }
+  // Every tile of the image, float(acc) rows of n values.
+  void Tiles() {
+    IgemmTileArgs t;
+    t.taps = 1;
+    t.kgroups = static_cast<int>(packed.kgroups);
+    t.base = staged.data();
+    t.row_bytes = row_bytes;
+    t.out_stride = n;
+    for (int64_t p = 0; p < pixels; p += kernel.mr) {
+      t.rows = static_cast<int>(std::min<int64_t>(kernel.mr, pixels - p));
+      t.first_row = p;
+      for (int64_t b = 0; b < packed.blocks; ++b) {
+        t.weights = packed.Block(0, b);
+        t.bias = packed.BlockBias(0, b);
+        t.cols = static_cast<int>(std::min<int64_t>(kernel.nr, n - b * kernel.nr));
+        t.out = sums.data() + p * n + b * kernel.nr;
+        kernel.tile(t);
+      }
+    }
+  }
+  const IgemmKernel& kernel;
+  int64_t pixels, n, row_bytes = 0;
+  IgemmPackedWeights packed;
+  std::vector<int8_t> input;
+  std::vector<uint8_t> staged;
+  IgemmStageArgs stage;
+  std::vector<float> sums;
+};
+
+void BM_IgemmTiles(benchmark::State& state, const IgemmKernel* kernel) {
+  const int64_t pixels = 64, k = state.range(0), n = state.range(1);
+  Pointwise conv(*kernel, pixels, k, n);
+  for (auto _ : state) {
+    conv.Tiles();
+    benchmark::DoNotOptimize(conv.sums.data());
+  }
+  state.counters["GMAC/s"] = benchmark::Counter(static_cast<double>(pixels * k * n) * 1e-9 * state.iterations(),
+                                                benchmark::Counter::kIsRate);
+  state.counters["Gout/s"] = benchmark::Counter(static_cast<double>(pixels * n) * 1e-9 * state.iterations(),
+                                                benchmark::Counter::kIsRate);
+}
+
+void BM_RequantizeRows(benchmark::State& state, bool out16) {
+  const int64_t rows = 64, channels = state.range(0);
+  std::vector<float> sums(static_cast<size_t>(rows * channels)), scale(static_cast<size_t>(channels), 1e-3f);
+  std::mt19937 rng(4);
+  for (auto& v : sums) v = static_cast<float>(std::uniform_int_distribution<int>(-100000, 100000)(rng));
+  std::vector<int16_t> out(sums.size());
+  RequantizeRowsParams p;
+  p.channels = channels;
+  p.acc_scale = scale.data();
+  p.activation.kind = FusedActivation::kClip;
+  p.activation.a = 0.0f;
+  p.activation.b = 6.0f;
+  p.out_scale = out16 ? 1e-3f : 0.05f;
+  p.out_type = out16 ? DataType::kInt16 : DataType::kInt8;
+  p.out_min = out16 ? -32768 : -128;
+  p.out_max = out16 ? 32767 : 127;
+  const RequantizeFloatRowsFn rows_fn = ChooseRequantizeFloatRows();
+  for (auto _ : state) {
+    rows_fn(p, sums.data(), out.data(), WorkRange{0, rows});
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.counters["Gout/s"] = benchmark::Counter(static_cast<double>(rows * channels) * 1e-9 * state.iterations(),
+                                                benchmark::Counter::kIsRate);
+}
+
+// The depthwise kernel on a size x size x channels image, 3x3 of stride `stride`, same padding: staging and
+// the kernel apart (args: size, channels, stride, int16 input).
+struct Depthwise {
+  Depthwise(const DwconvKernel& kernel, int64_t size, int64_t channels, int64_t stride, bool int16_input)
+      : kernel(kernel) {
+    const int64_t out = (size + 2 - 3) / stride + 1;
+    g = MakeDwconvGeometry(kernel.format, channels, size, size, out, out, 3, 3, stride, stride, 1, 1, 1, 1);
+    const std::vector<int8_t> w = RandomCodes(static_cast<size_t>(channels * 9), 5);
+    PackDwconvWeights(kernel, g, w.data(), nullptr, 0, &weights, &bias);
+    offsets = DwconvTapOffsets(g);
+    input.resize(static_cast<size_t>(size * size * channels) * (int16_input ? 2 : 1));
+    zero_row.assign(static_cast<size_t>(channels) * 2, 0);
+    staged.resize(static_cast<size_t>(DwconvStagedBytes(g)));
+    sums.resize(static_cast<size_t>(out * out * channels));
+    stage.geometry = &g;
+    stage.input = input.data();
+    stage.input_int16 = int16_input;
+    stage.pixel_stride = channels;
+    stage.zero_row = zero_row.data();
+    stage.staged = staged.data();
+    kernel.stage(stage, WorkRange{0, g.staged_h});
+    args.geometry = &g;
+    args.staged = staged.data();
+    args.tap_offsets = offsets.data();
+    args.weights = weights.data();
+    args.bias = bias.data();
+    args.out = sums.data();
+  }
+  const DwconvKernel& kernel;
+  DwconvGeometry g;
+  std::vector<uint8_t> weights, input, zero_row, staged;
+  std::vector<int32_t> bias;
+  std::vector<int64_t> offsets;
+  std::vector<float> sums;
+  DwconvStageArgs stage;
+  DwconvArgs args;
+};
+
+void BM_DwconvStage(benchmark::State& state, const DwconvKernel* kernel) {
+  Depthwise dw(*kernel, state.range(0), state.range(1), state.range(2), state.range(3) != 0);
+  for (auto _ : state) {
+    kernel->stage(dw.stage, WorkRange{0, dw.g.staged_h});
+    benchmark::DoNotOptimize(dw.staged.data());
+  }
+  state.counters["GB/s staged"] = benchmark::Counter(static_cast<double>(dw.staged.size()) * 1e-9 * state.iterations(),
+                                                     benchmark::Counter::kIsRate);
+}
+
+void BM_DwconvRun(benchmark::State& state, const DwconvKernel* kernel) {
+  Depthwise dw(*kernel, state.range(0), state.range(1), state.range(2), state.range(3) != 0);
+  const int64_t pixels = dw.g.out_h * dw.g.out_w;
+  // Items of 32 pixels into one slot, as the op runs them.
+  for (auto _ : state) {
+    for (int64_t p = 0; p < pixels; p += 32) kernel->run(dw.args, WorkRange{p, std::min<int64_t>(pixels, p + 32)});
+    benchmark::DoNotOptimize(dw.sums.data());
+  }
+  state.counters["GMAC/s"] = benchmark::Counter(static_cast<double>(pixels * dw.g.channels * 9) * 1e-9 * state.iterations(),
+                                                benchmark::Counter::kIsRate);
+}
+
+void RegisterAll() {
+  for (const DwconvKernel* k : AllDwconvKernels()) {
+    if (!DwconvKernelRuns(*k)) continue;
+    for (auto* b : {benchmark::RegisterBenchmark((std::string("dwconv_stage/") + k->name).c_str(), BM_DwconvStage, k),
+                    benchmark::RegisterBenchmark((std::string("dwconv_run/") + k->name).c_str(), BM_DwconvRun, k)}) {
+      b->Args({112, 32, 1, 1})->Args({112, 96, 2, 1})->Args({28, 192, 1, 0})->Args({14, 576, 1, 1});
+      if (!k->int16_inputs) b->Args({112, 32, 1, 0});
+    }
+  }
+  for (const IgemmKernel* k : AllIgemmKernels()) {
+    if (!IgemmKernelRuns(*k)) continue;
+    auto* b = benchmark::RegisterBenchmark((std::string("igemm_tiles/") + k->name).c_str(), BM_IgemmTiles, k);
+    for (const auto& kn : std::vector<std::pair<int64_t, int64_t>>{{16, 96}, {32, 192}, {64, 256}, {256, 64}, {576, 64}, {1024, 256}, {4608, 512}}) {
+      b->Args({kn.first, kn.second});
+    }
+  }
+  benchmark::RegisterBenchmark("requantize_rows/int8", BM_RequantizeRows, false)->Arg(96)->Arg(256);
+  benchmark::RegisterBenchmark("requantize_rows/int16", BM_RequantizeRows, true)->Arg(96)->Arg(256);
+}
+
+}  // namespace
+}  // namespace npurt
+
+int main(int argc, char** argv) {
+  npurt::RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,13 @@
+// The AVX-VNNI depthwise kernel (VEX vpdpbusd on ymm; compiled -mavx2 -mavxvnni), chosen on AVX2-class
+// CPUs that report the feature.
+#include "runtime/kernels/int8/cpu_features.h"
+#include "runtime/kernels/int8/dwconv_kernels.h"
+#include "runtime/kernels/int8/dwconv_microkernel.h"
+#include "runtime/kernels/int8/igemm_policies_x86.h"
+
+namespace npurt {
+
+const DwconvKernel kDwconvAvxVnni = {"s8_dwconv_8c4__avxvnni", CpuTarget::kAvx2, CpuHasAvxVnni, false,
+                                     IgemmFormat::kQuadsU8, false, DwconvRun<AvxVnni, 4>, DwconvStage<IgemmFormat::kQuadsU8>};
+
+}  // namespace npurt

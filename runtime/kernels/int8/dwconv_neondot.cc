@@ -1,0 +1,13 @@
+// The NEON dotprod depthwise kernel (sdot on int8 quads; compiled -march=armv8.2-a+dotprod), chosen where
+// the CPU reports the feature.
+#include "runtime/kernels/int8/cpu_features.h"
+#include "runtime/kernels/int8/dwconv_kernels.h"
+#include "runtime/kernels/int8/dwconv_microkernel.h"
+#include "runtime/kernels/int8/igemm_policies_arm.h"
+
+namespace npurt {
+
+const DwconvKernel kDwconvNeonDot = {"s8_dwconv_4c4__neondot", CpuTarget::kPortable, CpuHasDotProd, false,
+                                     IgemmFormat::kQuadsS8, false, DwconvRun<NeonDot, 4>, DwconvStage<IgemmFormat::kQuadsS8>};
+
+}  // namespace npurt
