@@ -88,8 +88,9 @@ void BM_IgemmTiles(benchmark::State& state, const IgemmKernel* kernel) {
                                                 benchmark::Counter::kIsRate);
 }
 
+// Rows of sums requantized: channels per row, rows per call (args), int16 residual codes if the third arg.
 void BM_RequantizeRows(benchmark::State& state, bool out16) {
-  const int64_t rows = 64, channels = state.range(0);
+  const int64_t rows = state.range(1), channels = state.range(0);
   std::vector<float> sums(static_cast<size_t>(rows * channels)), scale(static_cast<size_t>(channels), 1e-3f);
   std::mt19937 rng(4);
   for (auto& v : sums) v = static_cast<float>(std::uniform_int_distribution<int>(-100000, 100000)(rng));
@@ -104,82 +105,76 @@ void BM_RequantizeRows(benchmark::State& state, bool out16) {
   p.out_type = out16 ? DataType::kInt16 : DataType::kInt8;
   p.out_min = out16 ? -32768 : -128;
   p.out_max = out16 ? 32767 : 127;
+  std::vector<int16_t> residual(sums.size(), 7);
+  if (state.range(2) != 0) {
+    p.residual.data = residual.data();
+    p.residual.type = DataType::kInt16;
+    p.residual.scale = 1e-3f;
+    p.residual.zero_point = 3;
+  }
   const RequantizeFloatRowsFn rows_fn = ChooseRequantizeFloatRows();
   for (auto _ : state) {
-    rows_fn(p, sums.data(), out.data(), WorkRange{0, rows});
+    for (int i = 0; i < 64 / rows; ++i) rows_fn(p, sums.data(), out.data(), WorkRange{0, rows});
     benchmark::DoNotOptimize(out.data());
   }
-  state.counters["Gout/s"] = benchmark::Counter(static_cast<double>(rows * channels) * 1e-9 * state.iterations(),
+  state.counters["Gout/s"] = benchmark::Counter(static_cast<double>(64 * channels) * 1e-9 * state.iterations(),
                                                 benchmark::Counter::kIsRate);
 }
 
-// The depthwise kernel on a size x size x channels image, 3x3 of stride `stride`, same padding: staging and
-// the kernel apart (args: size, channels, stride, int16 input).
-struct Depthwise {
-  Depthwise(const DwconvKernel& kernel, int64_t size, int64_t channels, int64_t stride, bool int16_input)
-      : kernel(kernel) {
-    const int64_t out = (size + 2 - 3) / stride + 1;
-    g = MakeDwconvGeometry(kernel.format, channels, size, size, out, out, 3, 3, stride, stride, 1, 1, 1, 1);
-    const std::vector<int8_t> w = RandomCodes(static_cast<size_t>(channels * 9), 5);
-    PackDwconvWeights(kernel, g, w.data(), nullptr, 0, &weights, &bias);
-    offsets = DwconvTapOffsets(g);
-    input.resize(static_cast<size_t>(size * size * channels) * (int16_input ? 2 : 1));
-    zero_row.assign(static_cast<size_t>(channels) * 2, 0);
-    staged.resize(static_cast<size_t>(DwconvStagedBytes(g)));
-    sums.resize(static_cast<size_t>(out * out * channels));
-    stage.geometry = &g;
-    stage.input = input.data();
-    stage.input_int16 = int16_input;
-    stage.pixel_stride = channels;
-    stage.zero_row = zero_row.data();
-    stage.staged = staged.data();
-    kernel.stage(stage, WorkRange{0, g.staged_h});
-    args.geometry = &g;
-    args.staged = staged.data();
-    args.tap_offsets = offsets.data();
-    args.weights = weights.data();
-    args.bias = bias.data();
-    args.out = sums.data();
-  }
-  const DwconvKernel& kernel;
-  DwconvGeometry g;
-  std::vector<uint8_t> weights, input, zero_row, staged;
+// The depthwise kernel on a size x size x channels image, 3x3 of stride `stride`, same padding, item by
+// item as the op runs it: the item's region staged into one slot, then its sums (args: size, channels,
+// stride, int16 input).
+void BM_Dwconv(benchmark::State& state, const DwconvKernel* kernel) {
+  const int64_t size = state.range(0), channels = state.range(1), stride = state.range(2);
+  const bool int16_input = state.range(3) != 0;
+  const int64_t out = (size + 2 - 3) / stride + 1;
+  const DwconvGeometry g = MakeDwconvGeometry(kernel->format, kernel->band_rows, channels, size, size, out, out, 3, 3,
+                                              stride, stride, 1, 1, 1, 1);
+  const std::vector<int8_t> w = RandomCodes(static_cast<size_t>(channels * 9), 5);
+  std::vector<uint8_t> weights;
   std::vector<int32_t> bias;
-  std::vector<int64_t> offsets;
-  std::vector<float> sums;
+  PackDwconvWeights(*kernel, g, w.data(), nullptr, 0, &weights, &bias);
+  const std::vector<int64_t> offsets = DwconvTapOffsets(g);
+  const std::vector<int8_t> input = RandomCodes(static_cast<size_t>(size * size * channels) * (int16_input ? 2 : 1), 6);
+  const std::vector<uint8_t> zero_row(static_cast<size_t>(channels) * 2, 0);
+  std::vector<uint8_t> region(static_cast<size_t>(DwconvRegionBytes(g)));
+  std::vector<float> sums(static_cast<size_t>(g.band_rows * g.chunk_cols * channels));
   DwconvStageArgs stage;
+  stage.geometry = &g;
+  stage.input = input.data();
+  stage.input_int16 = int16_input;
+  stage.pixel_stride = channels;
+  stage.zero_row = zero_row.data();
   DwconvArgs args;
-};
-
-void BM_DwconvStage(benchmark::State& state, const DwconvKernel* kernel) {
-  Depthwise dw(*kernel, state.range(0), state.range(1), state.range(2), state.range(3) != 0);
+  args.geometry = &g;
+  args.region = region.data();
+  args.tap_offsets = offsets.data();
+  args.weights = weights.data();
+  args.bias = bias.data();
+  args.out = sums.data();
+  const DwconvRunFn run = DwconvRunFor(*kernel, g);
+  const bool run_only = state.range(4) != 0;
   for (auto _ : state) {
-    kernel->stage(dw.stage, WorkRange{0, dw.g.staged_h});
-    benchmark::DoNotOptimize(dw.staged.data());
+    for (int64_t i = 0; i < g.bands * g.chunks; ++i) {
+      const DwconvItem item = DwconvItemAt(g, i);
+      if (!run_only || i == 0) kernel->stage(stage, item, region.data());
+      run(args, item);
+    }
+    benchmark::DoNotOptimize(sums.data());
   }
-  state.counters["GB/s staged"] = benchmark::Counter(static_cast<double>(dw.staged.size()) * 1e-9 * state.iterations(),
-                                                     benchmark::Counter::kIsRate);
-}
-
-void BM_DwconvRun(benchmark::State& state, const DwconvKernel* kernel) {
-  Depthwise dw(*kernel, state.range(0), state.range(1), state.range(2), state.range(3) != 0);
-  const int64_t pixels = dw.g.out_h * dw.g.out_w;
-  // Items of 32 pixels into one slot, as the op runs them.
-  for (auto _ : state) {
-    for (int64_t p = 0; p < pixels; p += 32) kernel->run(dw.args, WorkRange{p, std::min<int64_t>(pixels, p + 32)});
-    benchmark::DoNotOptimize(dw.sums.data());
-  }
-  state.counters["GMAC/s"] = benchmark::Counter(static_cast<double>(pixels * dw.g.channels * 9) * 1e-9 * state.iterations(),
+  state.counters["GMAC/s"] = benchmark::Counter(static_cast<double>(out * out * channels * 9) * 1e-9 * state.iterations(),
                                                 benchmark::Counter::kIsRate);
 }
 
 void RegisterAll() {
   for (const DwconvKernel* k : AllDwconvKernels()) {
     if (!DwconvKernelRuns(*k)) continue;
-    for (auto* b : {benchmark::RegisterBenchmark((std::string("dwconv_stage/") + k->name).c_str(), BM_DwconvStage, k),
-                    benchmark::RegisterBenchmark((std::string("dwconv_run/") + k->name).c_str(), BM_DwconvRun, k)}) {
-      b->Args({112, 32, 1, 1})->Args({112, 96, 2, 1})->Args({28, 192, 1, 0})->Args({14, 576, 1, 1});
-      if (!k->int16_inputs) b->Args({112, 32, 1, 0});
+    // Staging and sums; the sums alone (one region staged, every item reading it).
+    auto* b = benchmark::RegisterBenchmark((std::string("dwconv/") + k->name).c_str(), BM_Dwconv, k);
+    for (int run_only : {0, 1}) {
+      b->Args({112, 32, 1, 1, run_only})->Args({112, 96, 2, 1, run_only})->Args({28, 192, 1, 0, run_only});
+      b->Args({14, 576, 1, 1, run_only});
+      if (!k->int16_inputs) b->Args({112, 32, 1, 0, run_only});
     }
   }
   for (const IgemmKernel* k : AllIgemmKernels()) {
@@ -189,8 +184,10 @@ void RegisterAll() {
       b->Args({kn.first, kn.second});
     }
   }
-  benchmark::RegisterBenchmark("requantize_rows/int8", BM_RequantizeRows, false)->Arg(96)->Arg(256);
-  benchmark::RegisterBenchmark("requantize_rows/int16", BM_RequantizeRows, true)->Arg(96)->Arg(256);
+  for (bool out16 : {false, true}) {
+    auto* b = benchmark::RegisterBenchmark(out16 ? "requantize_rows/int16" : "requantize_rows/int8", BM_RequantizeRows, out16);
+    b->Args({96, 64, 0})->Args({256, 64, 0})->Args({128, 1, 0})->Args({128, 64, 1})->Args({128, 1, 1});
+  }
 }
 
 }  // namespace

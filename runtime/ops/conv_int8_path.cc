@@ -40,7 +40,7 @@ void StagePieces(const IgemmStageArgs& s, uint8_t* high_image, uint8_t* low_imag
 }
 
 constexpr int64_t kBandPixels = 64;     // output pixels per work item, at most about
-constexpr int64_t kChunkChannels = 128;  // output channels per work item, at most about
+constexpr int64_t kChunkChannels = 2048;  // output channels per work item, at most about
 // and at most about this many bytes of packed weights (every tile of the band reads them all: they should
 // stay in the core's L2 cache, 512 KiB to 2 MiB on the CPUs npurt runs on, beside the activations).
 constexpr int64_t kChunkWeightBytes = 256 * 1024;
@@ -320,9 +320,11 @@ bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int
   const Tensor& y = *node->outputs[0];
   if (dw == nullptr) return false;
   const int64_t channels = p.out_channels;
-  dw_geometry_ = MakeDwconvGeometry(dw->format, channels, p.in[1], p.in[2], p.out[1], p.out[2], p.kernel[1], p.kernel[2],
-                                    p.stride[1], p.stride[2], p.dilation[1], p.dilation[2], p.pad_begin[1], p.pad_begin[2]);
+  dw_geometry_ = MakeDwconvGeometry(dw->format, dw->band_rows, channels, p.in[1], p.in[2], p.out[1], p.out[2],
+                                    p.kernel[1], p.kernel[2], p.stride[1], p.stride[2], p.dilation[1], p.dilation[2],
+                                    p.pad_begin[1], p.pad_begin[2]);
   dw_ = dw;
+  dw_run_ = DwconvRunFor(*dw, dw_geometry_);
   requantize_ = ChooseRequantizeFloatRows();
   dw_tap_offsets_ = DwconvTapOffsets(dw_geometry_);
   PackDwconvWeights(*dw, dw_geometry_, weights, bias, quant_.input_zero_point, &dw_weights_, &dw_bias_);
@@ -336,13 +338,14 @@ bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int
       dw_zero_row_[static_cast<size_t>(c)] = static_cast<uint8_t>(static_cast<int8_t>(quant_.input_zero_point));
     }
   }
-  band_tiles_ = kBandPixels / 2;  // pixels per item
-  bands_ = (out_pixels_ + band_tiles_ - 1) / band_tiles_;
+  bands_ = dw_geometry_.bands * dw_geometry_.chunks;  // the items
   const int threads = ThreadPool::HardwareThreads();
-  staged_bytes_ = RoundUp64(static_cast<size_t>(DwconvStagedBytes(dw_geometry_)));
+  staged_bytes_ = 0;
   output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(y.dtype));
   residual_bytes_ = has_residual_ ? RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(residual_.type)) : 0;
-  slot_bytes_ = RoundUp64(static_cast<size_t>(band_tiles_ * channels) * sizeof(float));
+  dw_region_bytes_ = RoundUp64(static_cast<size_t>(DwconvRegionBytes(dw_geometry_)));
+  slot_bytes_ = dw_region_bytes_ +
+                RoundUp64(static_cast<size_t>(dw_geometry_.band_rows * dw_geometry_.chunk_cols * channels) * sizeof(float));
   slots_ = threads;
   node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
   node->kernel = std::string(dw->name) + (sums_ == Sums::kBiasApart ? " int32 sums" : "");
@@ -350,33 +353,40 @@ bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int
   return true;
 }
 
-void ConvInt8Path::RunDepthwiseItem(const OpNode& node, int64_t item, const uint8_t* staged, const void* residual,
-                                    void* out, float* sums) const {
-  const int64_t begin = item * band_tiles_, end = std::min(out_pixels_, begin + band_tiles_);
+void ConvInt8Path::RunDepthwiseItem(const OpNode& node, int64_t index, const DwconvStageArgs& stage,
+                                    const void* residual, void* out, uint8_t* slot) const {
+  const DwconvItem item = DwconvItemAt(dw_geometry_, index);
+  dw_->stage(stage, item, slot);
   DwconvArgs a;
   a.geometry = &dw_geometry_;
-  a.staged = staged;
+  a.region = slot;
   a.tap_offsets = dw_tap_offsets_.data();
   a.weights = dw_weights_.data();
   a.bias = dw_bias_.data();
+  float* sums = reinterpret_cast<float*>(slot + dw_region_bytes_);
   if (sums_ == Sums::kBiasApart) {
     a.out_int32 = reinterpret_cast<int32_t*>(sums);
   } else {
     a.out = sums;
   }
-  dw_->run(a, WorkRange{begin, end});
+  dw_run_(a, item);
+  // Each of the item's rows: a run of item.cols output pixels.
   RequantizeRowsParams rq = RowsParams(node, 0, out_channels_);
+  if (sums_ == Sums::kBiasApart && !apart_bias_.empty()) rq.bias = apart_bias_.data();
   const size_t out_elem = DataTypeSize(rq.out_type);
-  if (has_residual_) {
-    rq.residual.data = static_cast<const uint8_t*>(residual) +
-                       static_cast<size_t>(begin * out_channels_) * DataTypeSize(residual_.type);
-  }
-  uint8_t* dst = static_cast<uint8_t*>(out) + static_cast<size_t>(begin * out_channels_) * out_elem;
-  if (sums_ == Sums::kBiasApart) {
-    if (!apart_bias_.empty()) rq.bias = apart_bias_.data();
-    piece_rows_(rq, a.out_int32, nullptr, dst, WorkRange{0, end - begin});
-  } else {
-    requantize_(rq, sums, dst, WorkRange{0, end - begin});
+  for (int64_t r = 0; r < item.rows; ++r) {
+    const int64_t first = (item.row + r) * dw_geometry_.out_w + item.col;
+    if (has_residual_) {
+      rq.residual.data = static_cast<const uint8_t*>(residual) +
+                         static_cast<size_t>(first * out_channels_) * DataTypeSize(residual_.type);
+    }
+    uint8_t* dst = static_cast<uint8_t*>(out) + static_cast<size_t>(first * out_channels_) * out_elem;
+    const int64_t at = r * item.cols * out_channels_;
+    if (sums_ == Sums::kBiasApart) {
+      piece_rows_(rq, a.out_int32 + at, nullptr, dst, WorkRange{0, item.cols});
+    } else {
+      requantize_(rq, sums + at, dst, WorkRange{0, item.cols});
+    }
   }
 }
 
@@ -428,6 +438,33 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
     t.row_bytes = patches_.row_bytes;
     first_row = pixel_begin;
   }
+  if (sums_ == Sums::kFloat && d2s_.kh == 0) {
+    // Block by block: the band's tiles of one block of nr channels (its weights stay in L1 across them),
+    // then those sums, band rows x nr, requantized into their place in the output rows.
+    t.base = staged + g * weights_.group_k * element_bytes;
+    const size_t out_elem = DataTypeSize(node.outputs[0]->dtype);
+    const size_t residual_elem = has_residual_ ? DataTypeSize(residual_.type) : 0;
+    for (int64_t block = block_begin; block < block_end; ++block) {
+      t.weights = weights_.Block(g, block);
+      t.bias = weights_.BlockBias(g, block);
+      t.cols = static_cast<int>(std::min(nr, group_out - block * nr));
+      t.out_stride = t.cols;
+      for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
+        t.rows = static_cast<int>(std::min(mr, out_pixels_ - tile * mr));
+        t.offsets = offsets_.empty() ? nullptr : offsets_.data() + tile * weights_.taps * mr;
+        t.first_row = tile * mr - first_row;
+        t.out = sums + (tile - tile_begin) * mr * t.cols;
+        (t.rows == 1 && t.offsets == nullptr && t.taps == 1 ? kernel_->row_tile : kernel_->tile)(t);
+      }
+      const int64_t m0 = g * group_out + block * nr;
+      RequantizeRowsParams rq = RowsParams(node, m0, t.cols);
+      rq.out_stride = out_channels_;
+      const size_t first = static_cast<size_t>(pixel_begin * out_channels_ + m0);
+      if (has_residual_) rq.residual.data = static_cast<const uint8_t*>(residual) + first * residual_elem;
+      requantize_(rq, sums, static_cast<uint8_t*>(out) + first * out_elem, WorkRange{0, rows});
+    }
+    return;
+  }
   for (int piece = 0; piece < (pieces() ? 2 : 1); ++piece) {
     t.base = staged + piece * image_bytes_ + g * weights_.group_k * element_bytes;
     for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
@@ -444,7 +481,8 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
         } else {
           t.out = sums + at;
         }
-        kernel_->tile(t);
+        // One row of direct rows (a Gemm of one row): the row tile, not mr rows' work for it.
+        (t.rows == 1 && t.offsets == nullptr && t.taps == 1 ? kernel_->row_tile : kernel_->tile)(t);
       }
     }
   }
@@ -539,9 +577,7 @@ Status ConvInt8Path::Eval(OpNode* node) const {
   ds.input_int16 = int16_input_;
   ds.pixel_stride = x_last ? in_channels_ : 1;
   ds.channel_stride = x_last ? 1 : in_pixels_;
-  ds.zero_point = quant_.input_zero_point;
   ds.zero_row = dw_zero_row_.data();
-  ds.staged = staged;
   IgemmStageArgs s;
   s.input_int16 = int16_input_;
   s.pixel_stride = x_last ? in_channels_ : 1;
@@ -557,9 +593,7 @@ Status ConvInt8Path::Eval(OpNode* node) const {
   for (int64_t n = 0; n < batch_; ++n) {
     s.input = static_cast<const uint8_t*>(x.data) + static_cast<size_t>(n * in_channels_ * in_pixels_) * in_elem;
     if (dw_ != nullptr) {
-      ds.input = s.input;
-      ParallelFor(dw_geometry_.staged_h, ThreadsFor(*node, DwconvStagedBytes(dw_geometry_)),
-                  [&](int64_t begin, int64_t end) { dw_->stage(ds, WorkRange{begin, end}); });
+      ds.input = s.input;  // each item stages its own region
     } else {
       ParallelFor(in_pixels_, ThreadsFor(*node, in_pixels_ * in_channels_), [&](int64_t begin, int64_t end) {
         if (pieces()) {
@@ -585,7 +619,7 @@ Status ConvInt8Path::Eval(OpNode* node) const {
         float* sums = reinterpret_cast<float*>(slots + static_cast<size_t>(worker) * slot_bytes_);
         for (int64_t i = worker * items / workers, end = (worker + 1) * items / workers; i < end; ++i) {
           if (dw_ != nullptr) {
-            RunDepthwiseItem(*node, i, staged, image_residual, image_out, sums);
+            RunDepthwiseItem(*node, i, ds, image_residual, image_out, reinterpret_cast<uint8_t*>(sums));
           } else {
             RunItem(*node, i, staged, image_residual, image_out, sums);
           }

@@ -44,15 +44,19 @@ class ConvInt8Path {
   Status PrepareWith(OpNode* node, const ConvParams& p, const ConvQuantParams& q, const ConvResidual* residual,
                      const int8_t* weights, const int32_t* bias);
   bool PrepareDepthwise(OpNode* node, const ConvParams& p, const int8_t* weights, const int32_t* bias);
-  void RunDepthwiseItem(const OpNode& node, int64_t item, const uint8_t* staged, const void* residual, void* out,
-                        float* sums) const;
+  // One depthwise item: its region staged into `slot`, its sums after it, requantized to `out`.
+  void RunDepthwiseItem(const OpNode& node, int64_t item, const DwconvStageArgs& stage, const void* residual, void* out,
+                        uint8_t* slot) const;
   // The requantization of channels [m0, m0 + cols) of each output pixel.
   RequantizeRowsParams RowsParams(const OpNode& node, int64_t m0, int64_t cols) const;
 
   const IgemmKernel* kernel_ = nullptr;
-  // Depthwise convolutions (one channel per group): their own kernel, staged image, weights and tap
-  // offsets; bands of band_tiles_ pixels.
+  // Depthwise convolutions (one channel per group): their own kernel and its function for the geometry,
+  // weights and tap offsets; items of a band of rows x a chunk of columns, each staging its own region
+  // (dw_region_bytes_ of its slot) before its sums.
   const DwconvKernel* dw_ = nullptr;
+  DwconvRunFn dw_run_ = nullptr;
+  size_t dw_region_bytes_ = 0;
   DwconvGeometry dw_geometry_;
   std::vector<int64_t> dw_tap_offsets_;
   std::vector<uint8_t> dw_weights_;

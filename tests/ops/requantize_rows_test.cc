@@ -77,6 +77,62 @@ void ExpectReferenceBits(const RequantizeRowsKernel& k, uint32_t seed) {
   }
 }
 
+// Rows whose output (and residual) rows lie out_stride apart (an int8 work item's block of channels in the
+// output rows): each kernel writes the reference's bits there and leaves the elements between alone.
+void ExpectStridedReferenceBits(const RequantizeRowsKernel& k, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int32_t> sum(-(1 << 20), 1 << 20);
+  for (int iter = 0; iter < 60; ++iter) {
+    RequantizeRowsParams p;
+    p.channels = 1 + iter % 40;
+    p.out_stride = p.channels + 1 + iter % 23;
+    const int64_t rows = 1 + iter % 5;
+    const size_t n = static_cast<size_t>(rows * p.channels), span = static_cast<size_t>(rows * p.out_stride);
+    std::vector<float> sums(n), acc_scale(static_cast<size_t>(p.channels));
+    std::vector<int32_t> acc(n);
+    for (size_t i = 0; i < n; ++i) sums[i] = static_cast<float>(acc[i] = sum(rng));
+    p.activation.kind = iter % 3 == 0 ? FusedActivation::kRelu : FusedActivation::kNone;
+    p.out_type = iter % 2 == 0 ? DataType::kInt8 : DataType::kInt16;
+    const bool out16 = p.out_type == DataType::kInt16;
+    p.out_min = out16 ? -32768 : -128, p.out_max = out16 ? 32767 : 127;
+    p.out_scale = out16 ? 1e-4f : 0.02f;
+    p.out_zero_point = out16 ? 11 : -3;
+    testing::ResidualCodes::OutputRangeScales(&rng, p, static_cast<float>(1 << 20), &acc_scale);
+    p.acc_scale = acc_scale.data();
+    testing::ResidualCodes residual;
+    const bool with_residual = iter % 4 >= 2;
+    if (with_residual) residual.Attach(&rng, span, iter % 8 >= 4 ? DataType::kInt16 : DataType::kInt8, &p);
+    constexpr int32_t kUntouched = 99;
+    std::vector<int32_t> want(span, kUntouched), got(span);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t m = 0; m < p.channels; ++m) {
+        const size_t at = static_cast<size_t>(r * p.out_stride + m), from = static_cast<size_t>(r * p.channels + m);
+        const float s = acc_scale[static_cast<size_t>(m)];
+        want[at] = with_residual ? RequantizeWithResidual(acc[from], s, residual.Real(at), p.activation, p.out_scale,
+                                                          p.out_zero_point, p.out_min, p.out_max, m)
+                                 : Requantize(acc[from], s, p.activation, p.out_scale, p.out_zero_point, p.out_min,
+                                              p.out_max, m);
+      }
+    }
+    std::vector<int16_t> out16_values(span, kUntouched);
+    std::vector<int8_t> out8_values(span, kUntouched);
+    void* out = out16 ? static_cast<void*>(out16_values.data()) : out8_values.data();
+    k.run(p, sums.data(), out, WorkRange{0, rows});
+    for (size_t i = 0; i < span; ++i) got[i] = out16 ? out16_values[i] : out8_values[i];
+    ASSERT_EQ(got, want) << k.name << ": iteration " << iter << ", " << p.channels << " channels, stride " << p.out_stride;
+  }
+}
+
+TEST(RequantizeRows, EveryKernelWritesStridedRows) {
+  int ran = 0;
+  for (const RequantizeRowsKernel& k : AllRequantizeRowsKernels()) {
+    if (ActiveCpuTarget() < k.needs) continue;
+    SCOPED_TRACE(k.name);
+    ExpectStridedReferenceBits(k, 0x5e1 + static_cast<uint32_t>(ran++));
+  }
+  EXPECT_GE(ran, ActiveCpuTarget() >= CpuTarget::kPortable ? 1 : 0);
+}
+
 TEST(RequantizeRows, EveryKernelGivesTheReferenceBits) {
   int ran = 0;
   for (const RequantizeRowsKernel& k : AllRequantizeRowsKernels()) {

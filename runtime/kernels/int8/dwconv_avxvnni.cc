@@ -7,7 +7,7 @@
 
 namespace npurt {
 
-const DwconvKernel kDwconvAvxVnni = {"s8_dwconv_8c4__avxvnni", CpuTarget::kAvx2, CpuHasAvxVnni, false,
-                                     IgemmFormat::kQuadsU8, false, DwconvRun<AvxVnni, 4>, DwconvStage<IgemmFormat::kQuadsU8>};
+const DwconvKernel kDwconvAvxVnni = MakeDwconvKernel<AvxVnni, 4, IgemmFormat::kQuadsU8>(
+    "s8_dwconv_8c4__avxvnni", CpuTarget::kAvx2, CpuHasAvxVnni, false, false);
 
 }  // namespace npurt

@@ -63,9 +63,10 @@ const DwconvKernel* ChooseDwconvKernel(bool int16_input) {
   return nullptr;
 }
 
-DwconvGeometry MakeDwconvGeometry(IgemmFormat format, int64_t channels, int64_t in_h, int64_t in_w, int64_t out_h,
-                                  int64_t out_w, int64_t kernel_h, int64_t kernel_w, int64_t stride_h, int64_t stride_w,
-                                  int64_t dilation_h, int64_t dilation_w, int64_t pad_top, int64_t pad_left) {
+DwconvGeometry MakeDwconvGeometry(IgemmFormat format, int band_rows, int64_t channels, int64_t in_h, int64_t in_w,
+                                  int64_t out_h, int64_t out_w, int64_t kernel_h, int64_t kernel_w, int64_t stride_h,
+                                  int64_t stride_w, int64_t dilation_h, int64_t dilation_w, int64_t pad_top,
+                                  int64_t pad_left, int64_t max_region_bytes, int64_t max_sums) {
   DwconvGeometry g;
   g.channels = channels;
   g.padded_channels = (channels + kDwconvChannelBlock - 1) / kDwconvChannelBlock * kDwconvChannelBlock;
@@ -74,11 +75,37 @@ DwconvGeometry MakeDwconvGeometry(IgemmFormat format, int64_t channels, int64_t 
   g.dilation_h = dilation_h, g.dilation_w = dilation_w, g.pad_top = pad_top, g.pad_left = pad_left;
   g.pack = IgemmPack(format);
   g.row_groups = (kernel_w + g.pack - 1) / g.pack;
-  // The staged rows and columns the last output pixel's last tap group reads (its group's own columns
-  // past them are read from the input or the zero point by the staging).
-  g.staged_h = (out_h - 1) * stride_h + (kernel_h - 1) * dilation_h + 1;
-  g.staged_w = (out_w - 1) * stride_w + (g.row_groups - 1) * g.pack * dilation_w + 1;
+  g.band_rows = band_rows;
+  // The staged rows a band reads; then as many columns as the region and the sums allow, in chunks of
+  // nearly equal width.
+  g.region_h = (band_rows - 1) * stride_h + (kernel_h - 1) * dilation_h + 1;
+  // The columns the taps read are multiples of gcd(stride, group width) from an item's first one.
+  int64_t a = stride_w, b = g.pack * dilation_w;
+  while (b != 0) {
+    const int64_t r = a % b;
+    a = b, b = r;
+  }
+  g.column_step = a;
+  const int64_t pixel_bytes = g.padded_channels * 4;
+  const int64_t group_span = (g.row_groups - 1) * g.pack * dilation_w / g.column_step;
+  const int64_t by_region = (max_region_bytes / (g.region_h * pixel_bytes) - group_span - 1) * g.column_step / stride_w + 1;
+  const int64_t by_sums = max_sums / (band_rows * channels);
+  int64_t cols = out_w < by_region ? out_w : by_region;
+  cols = cols < by_sums ? cols : by_sums;
+  cols = cols < 1 ? 1 : cols;
+  g.chunks = (out_w + cols - 1) / cols;
+  g.chunk_cols = (out_w + g.chunks - 1) / g.chunks;
+  g.bands = (out_h + band_rows - 1) / band_rows;
+  g.region_w = (g.chunk_cols - 1) * stride_w / g.column_step + group_span + 1;
   return g;
+}
+
+DwconvRunFn DwconvRunFor(const DwconvKernel& k, const DwconvGeometry& g) {
+  if (g.dilation_h == 1 && (g.kernel_h == 3 || g.kernel_h == 5) && (g.stride_h == 1 || g.stride_h == 2)) {
+    const DwconvRunFn rows = k.run_rows[g.kernel_h == 5][g.stride_h == 2];
+    if (rows != nullptr) return rows;
+  }
+  return k.run;
 }
 
 std::vector<int64_t> DwconvTapOffsets(const DwconvGeometry& g) {
@@ -87,7 +114,7 @@ std::vector<int64_t> DwconvTapOffsets(const DwconvGeometry& g) {
   for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
     for (int64_t group = 0; group < g.row_groups; ++group) {
       offsets[static_cast<size_t>(kh * g.row_groups + group)] =
-          (kh * g.dilation_h * g.staged_w + group * g.pack * g.dilation_w) * pixel_bytes;
+          (kh * g.dilation_h * g.region_w + group * g.pack * g.dilation_w / g.column_step) * pixel_bytes;
     }
   }
   return offsets;

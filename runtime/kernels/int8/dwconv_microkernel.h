@@ -11,10 +11,49 @@
 namespace npurt {
 namespace {
 
-// R output pixels at a time: R independent sums per weight vector (one sum's chain of dot instructions
-// would wait on each one's latency), the weights loaded once for the R.
+// Stores R rows of sums (a row: kVectors vectors of one block of channels, row r at out + r * stride):
+// indexed by constants only (a loop that can stop early would keep the sums in memory); fewer rows or a
+// block past the channels through a local block (float(acc) as StoreFloat rounds it).
+template <class P, int R, int kVectors>
+inline void DwconvStoreRows(const typename P::Vec (&acc)[R][kVectors], int rows, int64_t cols, float* out,
+                            int32_t* out_int32, int64_t at, int64_t stride) {
+  using Vec = typename P::Vec;
+  constexpr int kLanes = P::kLanes;
+  if (rows == R && cols == kDwconvChannelBlock) {
+    if (out_int32 != nullptr) {
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+        for (int v = 0; v < kVectors; ++v) std::memcpy(out_int32 + at + r * stride + v * kLanes, &acc[r][v], sizeof(Vec));
+      }
+    } else {
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+        for (int v = 0; v < kVectors; ++v) P::StoreFloat(out + at + r * stride + v * kLanes, acc[r][v]);
+      }
+    }
+    return;
+  }
+  alignas(64) int32_t block[R][kDwconvChannelBlock];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVectors; ++v) std::memcpy(&block[r][v * kLanes], &acc[r][v], sizeof(Vec));
+  }
+  for (int r = 0; r < rows; ++r) {
+    if (out_int32 != nullptr) {
+      std::memcpy(out_int32 + at + r * stride, block[r], static_cast<size_t>(cols) * sizeof(int32_t));
+    } else {
+      for (int64_t c = 0; c < cols; ++c) out[at + r * stride + c] = static_cast<float>(block[r][c]);
+    }
+  }
+}
+
+// Any geometry: R pixels of the item at a time (R independent sums per weight vector, the weights loaded
+// once for the R), their taps through the tap offsets.
 template <class P, int R>
-void DwconvRun(const DwconvArgs& a, WorkRange pixels) {
+void DwconvRun(const DwconvArgs& a, const DwconvItem& item) {
   using Vec = typename P::Vec;
   constexpr int kLanes = P::kLanes;
   constexpr int kVectors = static_cast<int>(kDwconvChannelBlock) / kLanes;  // a block's vectors
@@ -22,21 +61,19 @@ void DwconvRun(const DwconvArgs& a, WorkRange pixels) {
   const DwconvGeometry& g = *a.geometry;
   const int64_t channels = g.channels, blocks = g.padded_channels / kDwconvChannelBlock;
   const int64_t pixel_bytes = g.padded_channels * 4, block_bytes = kDwconvChannelBlock * 4;
-  const int64_t taps = g.kernel_h * g.row_groups, out_w = g.out_w;
-  const int64_t row_step = g.stride_h * g.staged_w * pixel_bytes, column_step = g.stride_w * pixel_bytes;
+  const int64_t taps = g.kernel_h * g.row_groups, cols = item.cols, pixels = item.rows * cols;
+  const int64_t row_step = g.stride_h * g.region_w * pixel_bytes, column_step = g.stride_w / g.column_step * pixel_bytes;
   const int64_t* const offsets = a.tap_offsets;
-  const uint8_t* const staged = a.staged;
+  const uint8_t* const region = a.region;
   const uint8_t* const weights = a.weights;
   const int32_t* const bias = a.bias;
-  float* const out = a.out;
-  int32_t* const out_int32 = a.out_int32;
-  for (int64_t p0 = pixels.begin; p0 < pixels.end; p0 += R) {
-    const int rows = static_cast<int>(pixels.end - p0 < R ? pixels.end - p0 : R);
+  for (int64_t q0 = 0; q0 < pixels; q0 += R) {
+    const int rows = static_cast<int>(pixels - q0 < R ? pixels - q0 : R);
     const uint8_t* pixel[R];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const int64_t p = p0 + (r < rows ? r : rows - 1);  // a short group repeats its last pixel
-      pixel[r] = staged + p / out_w * row_step + p % out_w * column_step;
+      const int64_t q = q0 + (r < rows ? r : rows - 1);  // a short group repeats its last pixel
+      pixel[r] = region + q / cols * row_step + q % cols * column_step;
     }
     for (int64_t b = 0; b < blocks; ++b) {
       Vec acc[R][kVectors];
@@ -57,40 +94,66 @@ void DwconvRun(const DwconvArgs& a, WorkRange pixels) {
           for (int r = 0; r < R; ++r) acc[r][v] = P::Dot(acc[r][v], P::Load(pixel[r] + from + v * kLanes * 4), wv);
         }
       }
-      // The sums indexed by constants only (a row loop that can stop early would keep them in memory).
       const int64_t c0 = b * kDwconvChannelBlock;
-      const int64_t first_row = (p0 - pixels.begin) * channels + c0;
-      if (rows == R && c0 + kDwconvChannelBlock <= channels) {
-        if (out_int32 != nullptr) {
-#pragma GCC unroll 8
-          for (int r = 0; r < R; ++r) {
+      DwconvStoreRows<P, R, kVectors>(acc, rows, channels - c0 < kDwconvChannelBlock ? channels - c0 : kDwconvChannelBlock,
+                                      a.out, a.out_int32, q0 * channels + c0, channels);
+    }
+  }
+}
+
+// Kernel height KH, vertical stride SH, no vertical dilation: the R output rows of a column together.
+// Staged row s of the band is loaded once and summed into every output row r that reads it (kh = s - r SH).
+template <class P, int R, int KH, int SH>
+void DwconvRunRows(const DwconvArgs& a, const DwconvItem& item) {
+  using Vec = typename P::Vec;
+  constexpr int kLanes = P::kLanes;
+  constexpr int kVectors = static_cast<int>(kDwconvChannelBlock) / kLanes;
+  constexpr int kRows = (R - 1) * SH + KH;  // staged rows of a band
+  const DwconvGeometry& g = *a.geometry;
+  const int64_t channels = g.channels, blocks = g.padded_channels / kDwconvChannelBlock;
+  const int64_t pixel_bytes = g.padded_channels * 4, block_bytes = kDwconvChannelBlock * 4;
+  const int64_t row_groups = g.row_groups, taps = KH * row_groups, cols = item.cols;
+  const int64_t row_bytes = g.region_w * pixel_bytes, column_step = g.stride_w / g.column_step * pixel_bytes;
+  const int64_t group_step = g.pack * g.dilation_w / g.column_step * pixel_bytes;
+  const int rows = static_cast<int>(item.rows);
+  const uint8_t* const weights = a.weights;
+  const int32_t* const bias = a.bias;
+  for (int64_t j = 0; j < cols; ++j) {
+    const uint8_t* const column = a.region + j * column_step;
+    for (int64_t b = 0; b < blocks; ++b) {
+      Vec acc[R][kVectors];
 #pragma GCC unroll 4
-            for (int v = 0; v < kVectors; ++v) std::memcpy(out_int32 + first_row + r * channels + v * kLanes, &acc[r][v], sizeof(Vec));
-          }
-        } else {
+      for (int v = 0; v < kVectors; ++v) {
+        const Vec start = P::LoadInt(bias + b * kDwconvChannelBlock + v * kLanes);
 #pragma GCC unroll 8
-          for (int r = 0; r < R; ++r) {
+        for (int r = 0; r < R; ++r) acc[r][v] = start;
+      }
+      for (int64_t group = 0; group < row_groups; ++group) {
+        const uint8_t* const base = column + group * group_step + b * block_bytes;
+        Vec wk[KH][kVectors];
+#pragma GCC unroll 8
+        for (int kh = 0; kh < KH; ++kh) {
 #pragma GCC unroll 4
-            for (int v = 0; v < kVectors; ++v) P::StoreFloat(out + first_row + r * channels + v * kLanes, acc[r][v]);
+          for (int v = 0; v < kVectors; ++v) {
+            wk[kh][v] = P::Load(weights + ((b * taps + kh * row_groups + group) * kDwconvChannelBlock + v * kLanes) * 4);
           }
         }
-        continue;
-      }
-      // Fewer pixels or channels: through a local block (float(acc) as StoreFloat rounds it).
-      alignas(64) int32_t block[R][kDwconvChannelBlock];
-#pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 32
+        for (int s = 0; s < kRows; ++s) {
 #pragma GCC unroll 4
-        for (int v = 0; v < kVectors; ++v) std::memcpy(&block[r][v * kLanes], &acc[r][v], sizeof(Vec));
-      }
-      const int64_t cols = channels - c0 < kDwconvChannelBlock ? channels - c0 : kDwconvChannelBlock;
-      for (int r = 0; r < rows; ++r) {
-        if (out_int32 != nullptr) {
-          std::memcpy(out_int32 + first_row + r * channels, block[r], static_cast<size_t>(cols) * sizeof(int32_t));
-        } else {
-          for (int64_t c = 0; c < cols; ++c) out[first_row + r * channels + c] = static_cast<float>(block[r][c]);
+          for (int v = 0; v < kVectors; ++v) {
+            const Vec x = P::Load(base + s * row_bytes + v * kLanes * 4);
+#pragma GCC unroll 8
+            for (int r = 0; r < R; ++r) {
+              const int kh = s - r * SH;
+              if (kh >= 0 && kh < KH) acc[r][v] = P::Dot(acc[r][v], x, wk[kh][v]);
+            }
+          }
         }
       }
+      const int64_t c0 = b * kDwconvChannelBlock;
+      DwconvStoreRows<P, R, kVectors>(acc, rows, channels - c0 < kDwconvChannelBlock ? channels - c0 : kDwconvChannelBlock,
+                                      a.out, a.out_int32, j * channels + c0, cols * channels);
     }
   }
 }
@@ -123,22 +186,39 @@ inline void StagePixel(const T* const* columns, int64_t channels, uint32_t* __re
 }
 
 template <IgemmFormat F, typename T>
-void DwconvStageTyped(const DwconvStageArgs& s, WorkRange rows) {
+void DwconvStageTyped(const DwconvStageArgs& s, const DwconvItem& item, uint8_t* region) {
   constexpr int kPack = static_cast<int>(IgemmPack(F));
   const DwconvGeometry& g = *s.geometry;
   const T* const input = static_cast<const T*>(s.input);
   const T* const zero_row = static_cast<const T*>(s.zero_row);
   const int64_t channels = g.channels, padded = g.padded_channels;
   const bool nhwc = s.channel_stride == 1;
-  for (int64_t r = rows.begin; r < rows.end; ++r) {
-    const int64_t ih = r - g.pad_top;
+  // Pixels whose G columns are all inside the input read contiguous codes: where the channels fill the
+  // staged pixels, such a run of pixels is one loop over its codes.
+  const int64_t step = g.column_step;
+  const bool flat = nhwc && s.pixel_stride == channels && padded == channels && step == 1;
+  const int64_t first_col = item.col * g.stride_w - g.pad_left, span = (kPack - 1) * g.dilation_w;
+  for (int64_t r = 0; r < g.region_h; ++r) {
+    const int64_t ih = item.row * g.stride_h + r - g.pad_top;
     const bool row_inside = ih >= 0 && ih < g.in_h;
-    uint32_t* const staged_row = reinterpret_cast<uint32_t*>(s.staged) + r * g.staged_w * padded;
-    for (int64_t j = 0; j < g.staged_w; ++j) {
+    uint32_t* const staged_row = reinterpret_cast<uint32_t*>(region) + r * g.region_w * padded;
+    // [inside_begin, inside_end): the region's pixels of that run.
+    int64_t inside_begin = -first_col, inside_end = g.in_w - span - first_col;
+    inside_begin = inside_begin < 0 ? 0 : inside_begin;
+    inside_end = inside_end > g.region_w ? g.region_w : inside_end;
+    if (!flat || !row_inside || inside_begin >= inside_end) inside_begin = inside_end = g.region_w;
+    if (inside_begin < inside_end) {
+      const T* columns[kPack];
+      for (int e = 0; e < kPack; ++e) columns[e] = input + (ih * g.in_w + first_col + inside_begin + e * g.dilation_w) * channels;
+      StagePixel<F, T>(columns, (inside_end - inside_begin) * channels, staged_row + inside_begin * padded);
+    }
+    for (int64_t j = 0; j < g.region_w; ++j) {
+      if (j == inside_begin) j = inside_end;
+      if (j >= g.region_w) break;
       const T* columns[kPack];
       bool inside[kPack];
       for (int e = 0; e < kPack; ++e) {
-        const int64_t iw = j - g.pad_left + e * g.dilation_w;
+        const int64_t iw = first_col + j * step + e * g.dilation_w;
         inside[e] = row_inside && iw >= 0 && iw < g.in_w;
         columns[e] = inside[e] ? input + (ih * g.in_w + iw) * s.pixel_stride : zero_row;
       }
@@ -162,11 +242,27 @@ void DwconvStageTyped(const DwconvStageArgs& s, WorkRange rows) {
 }
 
 template <IgemmFormat F>
-void DwconvStage(const DwconvStageArgs& s, WorkRange rows) {
+void DwconvStage(const DwconvStageArgs& s, const DwconvItem& item, uint8_t* region) {
   if constexpr (F == IgemmFormat::kPairsS16) {
-    if (s.input_int16) return DwconvStageTyped<F, int16_t>(s, rows);
+    if (s.input_int16) return DwconvStageTyped<F, int16_t>(s, item, region);
   }
-  DwconvStageTyped<F, int8_t>(s, rows);
+  DwconvStageTyped<F, int8_t>(s, item, region);
+}
+
+// A kernel of policy P: bands of R rows, the format F's staging.
+template <class P, int R, IgemmFormat F>
+constexpr DwconvKernel MakeDwconvKernel(const char* name, CpuTarget needs, bool (*cpu_has)(), bool emulated,
+                                        bool int16_inputs) {
+  return {name,
+          needs,
+          cpu_has,
+          emulated,
+          F,
+          int16_inputs,
+          R,
+          DwconvRun<P, R>,
+          {{DwconvRunRows<P, R, 3, 1>, DwconvRunRows<P, R, 3, 2>}, {DwconvRunRows<P, R, 5, 1>, DwconvRunRows<P, R, 5, 2>}},
+          DwconvStage<F>};
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 
 namespace npurt {
 
-const DwconvKernel kDwconvNeon = {"s8_dwconv_4c2__neon", CpuTarget::kPortable, nullptr, false, IgemmFormat::kPairsS16,
-                                  true, DwconvRun<NeonPairs, 4>, DwconvStage<IgemmFormat::kPairsS16>};
+const DwconvKernel kDwconvNeon = MakeDwconvKernel<NeonPairs, 2, IgemmFormat::kPairsS16>(
+    "s8_dwconv_4c2__neon", CpuTarget::kPortable, nullptr, false, true);
 
 }  // namespace npurt

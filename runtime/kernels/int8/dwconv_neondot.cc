@@ -7,7 +7,7 @@
 
 namespace npurt {
 
-const DwconvKernel kDwconvNeonDot = {"s8_dwconv_4c4__neondot", CpuTarget::kPortable, CpuHasDotProd, false,
-                                     IgemmFormat::kQuadsS8, false, DwconvRun<NeonDot, 4>, DwconvStage<IgemmFormat::kQuadsS8>};
+const DwconvKernel kDwconvNeonDot = MakeDwconvKernel<NeonDot, 2, IgemmFormat::kQuadsS8>(
+    "s8_dwconv_4c4__neondot", CpuTarget::kPortable, CpuHasDotProd, false, false);
 
 }  // namespace npurt

@@ -5,8 +5,7 @@
 
 namespace npurt {
 
-const DwconvKernel kDwconvScalar = {"s8_dwconv_8c2__scalar", CpuTarget::kPortable, nullptr, false,
-                                    IgemmFormat::kPairsS16, true, DwconvRun<ScalarPairs, 2>,
-                                    DwconvStage<IgemmFormat::kPairsS16>};
+const DwconvKernel kDwconvScalar = MakeDwconvKernel<ScalarPairs, 2, IgemmFormat::kPairsS16>(
+    "s8_dwconv_8c2__scalar", CpuTarget::kPortable, nullptr, false, true);
 
 }  // namespace npurt

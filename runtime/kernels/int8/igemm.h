@@ -70,6 +70,9 @@ struct IgemmKernel {
   int mr, nr;            // tile: output pixels x output channels
   bool int16_inputs;     // can read int16 activations (kPairsS16)
   void (*tile)(const IgemmTileArgs& args);
+  // A tile of one row (a Gemm of one row, an image's last pixel): the K groups summed four ways apart, so
+  // the dot instructions do not wait on one another's latency.
+  void (*row_tile)(const IgemmTileArgs& args);
   void (*stage)(const IgemmStageArgs& args, WorkRange pixels);
   // The staged padding pixel: row_bytes bytes.
   void (*stage_padding)(const IgemmStageArgs& args, uint8_t* pixel);

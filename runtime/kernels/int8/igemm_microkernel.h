@@ -122,6 +122,52 @@ void IgemmTile(const IgemmTileArgs& t) {
   }
 }
 
+// One row of a direct tile (no offsets: a 1x1 convolution's or a Gemm's rows, one tap): kSplit partial
+// sums per vector, K group k into partial k % kSplit (int32 additions wrap, so the order of the sums does
+// not change them).
+template <class P, int NV>
+void IgemmRowTile(const IgemmTileArgs& t) {
+  using Vec = typename P::Vec;
+  constexpr int kLanes = P::kLanes, NR = NV * kLanes, kSplit = 4;
+  Vec acc[kSplit][NV];
+#pragma GCC unroll 4
+  for (int s = 0; s < kSplit; ++s) {
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[s][j] = P::Zero();
+  }
+  const uint8_t* w = t.weights;
+  const int kgroups = t.kgroups;
+  {
+    const uint8_t* a = t.base + t.first_row * t.row_bytes;
+    int k = 0;
+    for (; k + kSplit <= kgroups; k += kSplit) {
+#pragma GCC unroll 4
+      for (int s = 0; s < kSplit; ++s) {
+        const Vec b = P::Broadcast(a + 4 * (k + s));
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j) acc[s][j] = P::Dot(acc[s][j], b, P::Load(w + (s * NR + j * kLanes) * 4));
+      }
+      w += kSplit * NR * 4;
+    }
+    for (; k < kgroups; ++k, w += NR * 4) {
+      const Vec b = P::Broadcast(a + 4 * k);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[0][j] = P::Dot(acc[0][j], b, P::Load(w + j * kLanes * 4));
+    }
+  }
+  alignas(64) int32_t block[NR];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) {
+    const Vec v = P::Add(P::Add(P::Add(acc[0][j], acc[1][j]), P::Add(acc[2][j], acc[3][j])), P::LoadInt(t.bias + j * kLanes));
+    std::memcpy(block + j * kLanes, &v, sizeof(v));
+  }
+  if (t.out_int32 != nullptr) {
+    std::memcpy(t.out_int32, block, static_cast<size_t>(t.cols) * sizeof(int32_t));
+  } else {
+    for (int c = 0; c < t.cols; ++c) t.out[c] = static_cast<float>(block[c]);
+  }
+}
+
 // Channel c of pixel p of the input, as int32.
 inline int32_t InputCode(const IgemmStageArgs& s, int64_t p, int64_t c) {
   const int64_t at = p * s.pixel_stride + c * s.channel_stride;

@@ -11,17 +11,33 @@
 namespace npurt {
 namespace {
 
+// The row loop's invariants, read once into registers (the loop's int8 / int16 stores may alias any field
+// of the parameters).
+struct Constants {
+  explicit Constants(const RequantizeRowsParams& p)
+      : out_scale(_mm256_set1_ps(p.out_scale)),
+        lo(_mm256_set1_ps(static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point))),
+        hi(_mm256_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point))),
+        act_a(_mm256_set1_ps(p.activation.a)),
+        act_b(_mm256_set1_ps(p.activation.b)),
+        residual_scale(_mm256_set1_ps(p.residual.scale)),
+        zp(_mm256_set1_epi32(p.out_zero_point)),
+        residual_zp(_mm256_set1_epi32(p.residual.zero_point)) {}
+  __m256 out_scale, lo, hi, act_a, act_b, residual_scale;
+  __m256i zp, residual_zp;
+};
+
 template <FusedActivation A>
-inline __m256 Activate(const FusedActivationParams& a, __m256 x) {
+inline __m256 Activate(const Constants& k, __m256 x) {
   const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
   if constexpr (A == FusedActivation::kRelu) {
     return _mm256_max_ps(zero, x);  // x < 0 ? 0 : x
   } else if constexpr (A == FusedActivation::kClip) {
-    return _mm256_min_ps(_mm256_set1_ps(a.b), _mm256_max_ps(_mm256_set1_ps(a.a), x));
+    return _mm256_min_ps(k.act_b, _mm256_max_ps(k.act_a, x));
   } else if constexpr (A == FusedActivation::kLeakyRelu) {
-    return _mm256_blendv_ps(x, _mm256_mul_ps(_mm256_set1_ps(a.a), x), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+    return _mm256_blendv_ps(x, _mm256_mul_ps(k.act_a, x), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
   } else if constexpr (A == FusedActivation::kHardSigmoid) {
-    const __m256 v = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(a.a), x), _mm256_set1_ps(a.b));
+    const __m256 v = _mm256_add_ps(_mm256_mul_ps(k.act_a, x), k.act_b);
     return _mm256_min_ps(one, _mm256_max_ps(zero, v));
   } else if constexpr (A == FusedActivation::kHardSwish) {
     const __m256 v = _mm256_add_ps(_mm256_div_ps(x, _mm256_set1_ps(6.0f)), _mm256_set1_ps(0.5f));
@@ -33,34 +49,32 @@ inline __m256 Activate(const FusedActivationParams& a, __m256 x) {
 
 template <FusedActivation A, bool kResidual, bool kAffine, bool kOut16>
 void Rows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
-  const int64_t c = p.channels, vector_end = c - c % 8;
-  const __m256 out_scale = _mm256_set1_ps(p.out_scale);
-  const __m256 lo = _mm256_set1_ps(static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point));
-  const __m256 hi = _mm256_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point));
-  const __m256i zp = _mm256_set1_epi32(p.out_zero_point);
-  const __m256i residual_zp = _mm256_set1_epi32(p.residual.zero_point);
-  const __m256 residual_scale = _mm256_set1_ps(p.residual.scale);
+  const Constants k(p);
+  const int64_t c = p.channels, vector_end = c - c % 8, stride = p.out_stride != 0 ? p.out_stride : c;
+  const float* const acc_scale = p.acc_scale;
+  const float* const affine_scale = p.activation.scale;
+  const float* const affine_shift = p.activation.shift;
+  const void* const residual = p.residual.data;
   const bool residual16 = p.residual.type == DataType::kInt16;
-  for (int64_t row = range.begin; row < range.end; ++row) {
+  for (int64_t row = range.begin, end = range.end; row < end; ++row) {
     for (int64_t m = 0; m < vector_end; m += 8) {
-      const int64_t at = row * c + m;
-      __m256 real = _mm256_mul_ps(_mm256_loadu_ps(sums + at), _mm256_loadu_ps(p.acc_scale + m));
+      const int64_t at = row * stride + m;
+      __m256 real = _mm256_mul_ps(_mm256_loadu_ps(sums + row * c + m), _mm256_loadu_ps(acc_scale + m));
       if constexpr (kResidual) {
         const __m256i codes =
             residual16
-                ? _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const int16_t*>(p.residual.data) + at)))
-                : _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(static_cast<const int8_t*>(p.residual.data) + at)));
-        real = _mm256_add_ps(real, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(codes, residual_zp)), residual_scale));
+                ? _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const int16_t*>(residual) + at)))
+                : _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(static_cast<const int8_t*>(residual) + at)));
+        real = _mm256_add_ps(real, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(codes, k.residual_zp)), k.residual_scale));
       }
-      real = Activate<A>(p.activation, real);
+      real = Activate<A>(k, real);
       if constexpr (kAffine) {  // product, then sum, each rounded
-        real = _mm256_add_ps(_mm256_mul_ps(real, _mm256_loadu_ps(p.activation.scale + m)),
-                             _mm256_loadu_ps(p.activation.shift + m));
+        real = _mm256_add_ps(_mm256_mul_ps(real, _mm256_loadu_ps(affine_scale + m)), _mm256_loadu_ps(affine_shift + m));
       }
-      __m256 q = _mm256_round_ps(_mm256_div_ps(real, out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m256 q = _mm256_round_ps(_mm256_div_ps(real, k.out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
       q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0
-      q = _mm256_min_ps(hi, _mm256_max_ps(lo, q));
-      const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(q), zp);
+      q = _mm256_min_ps(k.hi, _mm256_max_ps(k.lo, q));
+      const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(q), k.zp);
       // Saturating packs are exact here: v is already within the output type's range.
       const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
       if constexpr (kOut16) {
@@ -70,11 +84,12 @@ void Rows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange
       }
     }
     for (int64_t m = vector_end; m < c; ++m) {  // the tail, as the reference computes it
-      const int64_t at = row * c + m;
-      const int32_t q = kResidual ? RequantizeWithResidual(sums[at], p.acc_scale[m], QuantizedResidualValue(p.residual, at),
+      const int64_t at = row * stride + m;
+      const float sum = sums[row * c + m];
+      const int32_t q = kResidual ? RequantizeWithResidual(sum, p.acc_scale[m], QuantizedResidualValue(p.residual, at),
                                                            p.activation, p.out_scale, p.out_zero_point, p.out_min,
                                                            p.out_max, m)
-                                  : Requantize(sums[at], p.acc_scale[m], p.activation, p.out_scale, p.out_zero_point,
+                                  : Requantize(sum, p.acc_scale[m], p.activation, p.out_scale, p.out_zero_point,
                                                p.out_min, p.out_max, m);
       if constexpr (kOut16) {
         static_cast<int16_t*>(out)[at] = static_cast<int16_t>(q);

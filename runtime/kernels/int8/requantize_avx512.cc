@@ -50,12 +50,13 @@ inline __m512 Activate(const Constants& k, __m512 x) {
   }
 }
 
-// Sixteen values (lanes of `k` only) of one row: channels from `m` on, elements from `at` on.
+// Sixteen values (lanes of `k` only) of one row: channels from `m` on, the sums' from `sum_at` on, the
+// output's and the residual's from `at` on.
 template <FusedActivation A, bool kResidual, bool kAffine, bool kOut16>
 inline void Vector(const Constants& c, const float* __restrict acc_scale, const float* __restrict affine_scale,
                    const float* __restrict affine_shift, const void* residual, bool residual16, const float* sums,
-                   void* out, int64_t m, int64_t at, __mmask16 k) {
-  __m512 real = _mm512_mul_ps(_mm512_maskz_loadu_ps(k, sums + at), _mm512_maskz_loadu_ps(k, acc_scale + m));
+                   void* out, int64_t m, int64_t sum_at, int64_t at, __mmask16 k) {
+  __m512 real = _mm512_mul_ps(_mm512_maskz_loadu_ps(k, sums + sum_at), _mm512_maskz_loadu_ps(k, acc_scale + m));
   if constexpr (kResidual) {
     const __m512i codes =
         residual16 ? _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(k, static_cast<const int16_t*>(residual) + at))
@@ -92,15 +93,16 @@ void Rows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange
   const void* const residual = p.residual.data;
   const bool residual16 = p.residual.type == DataType::kInt16;
   const __mmask16 all = 0xffff, tail = static_cast<__mmask16>((1u << (c % 16)) - 1);
+  const int64_t stride = p.out_stride != 0 ? p.out_stride : c;
   for (int64_t row = range.begin, end = range.end; row < end; ++row) {
-    const int64_t first = row * c;
+    const int64_t first_sum = row * c, first = row * stride;
     for (int64_t m = 0; m < vector_end; m += 16) {
       Vector<A, kResidual, kAffine, kOut16>(constants, acc_scale, affine_scale, affine_shift, residual, residual16, sums,
-                                            out, m, first + m, all);
+                                            out, m, first_sum + m, first + m, all);
     }
     if (tail != 0) {
       Vector<A, kResidual, kAffine, kOut16>(constants, acc_scale, affine_scale, affine_shift, residual, residual16, sums,
-                                            out, vector_end, first + vector_end, tail);
+                                            out, vector_end, first_sum + vector_end, first + vector_end, tail);
     }
   }
 }

@@ -11,8 +11,16 @@ namespace npurt {
 
 namespace {
 #if NPURT_HAVE_X86_KERNELS
+// (x86/requantize_avx2.h's rows are contiguous: strided rows one by one, the residual moving with them.)
 void RequantizeRowsAvx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows) {
-  requantize_float_rows__avx2(p, sums, out, rows);
+  if (p.out_stride == 0 || p.out_stride == p.channels) return requantize_float_rows__avx2(p, sums, out, rows);
+  const size_t out_elem = DataTypeSize(p.out_type);
+  for (int64_t r = rows.begin; r < rows.end; ++r) {
+    RequantizeRowsParams row = RowsFrom(p, r * p.out_stride);
+    row.out_stride = 0;
+    requantize_float_rows__avx2(row, sums + r * p.channels, static_cast<uint8_t*>(out) + static_cast<size_t>(r * p.out_stride) * out_elem,
+                                WorkRange{0, 1});
+  }
 }
 #endif
 }  // namespace

@@ -6,7 +6,7 @@ namespace npurt {
 
 namespace {
 
-// Element `at` (channel m) of the rows from its accumulator, as the reference.
+// Element `at` (channel m) of the output and the residual from its accumulator, as the reference.
 template <typename Acc>
 void RequantizeElement(const RequantizeRowsParams& p, Acc acc, int64_t at, int64_t m, void* out) {
   const int32_t q =
@@ -37,13 +37,12 @@ void requantize_piece_rows__portable(const RequantizeRowsParams& p, const int32_
 }
 
 void requantize_float_rows__portable(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows) {
-  const int64_t c = p.channels;
+  const int64_t c = p.channels, stride = p.out_stride != 0 ? p.out_stride : c;
   for (int64_t row = rows.Begin(INT64_MAX), end = rows.End(INT64_MAX); row < end; ++row) {
     for (int64_t m = 0; m < c; ++m) {
-      const int64_t at = row * c + m;
       // The sum and the bias as the reference's integer accumulator: exact in double, rounded to float once.
-      const float acc = static_cast<float>(static_cast<double>(sums[at]) + (p.bias != nullptr ? p.bias[m] : 0));
-      RequantizeElement(p, acc, at, m, out);
+      const float acc = static_cast<float>(static_cast<double>(sums[row * c + m]) + (p.bias != nullptr ? p.bias[m] : 0));
+      RequantizeElement(p, acc, row * stride + m, m, out);
     }
   }
 }

@@ -27,6 +27,10 @@ struct RequantizeRowsParams {
   // A Conv's fused Add (runtime/kernels/ref/conv.h): int8 or int16 codes laid out as the rows, whose real
   // value joins float(acc) * acc_scale before the activation (RequantizeWithResidual). data nullptr: none.
   ConvResidual residual;
+  // Elements from one row of the output (and of the residual) to the next; 0: channels. The sums' rows
+  // are always channels apart. Only the int8 path's float rows (runtime/kernels/int8/requantize_config.h)
+  // read it.
+  int64_t out_stride = 0;
 };
 
 // `p` for the rows from element `first` on: the residual moves with them.
