@@ -15,6 +15,7 @@
 #include "runtime/ops/op.h"
 #if NPURT_HAVE_X86_KERNELS
 #include "runtime/kernels/x86/requantize_avx2.h"
+#include "runtime/kernels/x86/requantize_avx512.h"
 #endif
 
 namespace npurt {
@@ -24,6 +25,7 @@ struct QuantizeState : OpState {
   QuantizeParams params;
   bool requantize = false;  // int codes in (inputs 3 and 4 their scale and zero point)
   bool per_tensor_avx2 = false;  // int8 / int16 with one scale: quantize_per_tensor__avx2 and its inverse
+  bool requantize_avx512 = false;  // the requantization form on requantize_codes__avx512
 };
 
 // The per-tensor int8 / int16 conversions: element-wise in any layout, and vectorized where AVX2 is.
@@ -122,6 +124,11 @@ Status QuantizePrepare(OpNode* node) {
   state->requantize = node->inputs.size() > 3;
   ChoosePerTensorKernel(node, state->params.type, state.get(),
                         state->requantize ? "requantize_per_tensor__avx2" : "quantize_per_tensor__avx2");
+#if NPURT_HAVE_X86_KERNELS
+  // Requantization on AVX-512: one pass over the codes (requantize_codes__avx512).
+  state->requantize_avx512 = state->requantize && state->per_tensor_avx2 && ActiveCpuTarget() >= CpuTarget::kAvx512;
+  if (state->requantize_avx512) node->kernel = "requantize_codes__avx512";
+#endif
   if (state->requantize) node->layout_agnostic = true;  // element-wise, per tensor
   node->state = std::move(state);
   return Status::Ok();
@@ -138,6 +145,15 @@ Status RequantizeEval(OpNode* node) {
   const float* x_scale = node->inputs[3]->as<float>();
   const float* y_scale = node->inputs[1]->as<float>();
   const size_t x_elem = DataTypeSize(x.dtype), y_elem = DataTypeSize(y.dtype);
+#if NPURT_HAVE_X86_KERNELS
+  if (state.requantize_avx512) {
+    ParallelFor(x.num_elements(), ThreadsFor(*node, x.num_elements() * 4), [&](int64_t begin, int64_t end) {
+      requantize_codes__avx512(x.data, x.dtype, ZeroPointOf(x_zp), x_scale[0], y_scale[0], ZeroPointOf(y_zp), y.dtype,
+                               y.data, WorkRange{begin, end});
+    });
+    return Status::Ok();
+  }
+#endif
   ParallelFor(x.num_elements(), ThreadsFor(*node, x.num_elements() * 4), [&](int64_t begin, int64_t end) {
     constexpr int64_t kBlock = 1024;
     float real[kBlock];

@@ -100,4 +100,49 @@ void requantize_rows__avx512(const RequantizeRowsParams& p, const int32_t* high,
   });
 }
 
+namespace {
+
+template <bool kIn16, bool kOut16>
+NPURT_AVX512DQ void Codes(const void* x, int32_t x_zero_point, float x_scale, float y_scale, int32_t y_zero_point,
+                          void* y, WorkRange range) {
+  const __m512i x_zp = _mm512_set1_epi32(x_zero_point), y_zp = _mm512_set1_epi32(y_zero_point);
+  const __m512 in_scale = _mm512_set1_ps(x_scale), out_scale = _mm512_set1_ps(y_scale);
+  const float qmin = kOut16 ? -32768.0f : -128.0f, qmax = kOut16 ? 32767.0f : 127.0f;
+  const __m512 lo = _mm512_set1_ps(qmin - static_cast<float>(y_zero_point));
+  const __m512 hi = _mm512_set1_ps(qmax - static_cast<float>(y_zero_point));
+  for (int64_t at = range.begin; at < range.end; at += 16) {
+    const __mmask16 k =
+        range.end - at >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << (range.end - at)) - 1);
+    const __m512i codes = kIn16 ? _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(k, static_cast<const int16_t*>(x) + at))
+                                : _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, static_cast<const int8_t*>(x) + at));
+    // DequantizeValue: float(x - zero point) * scale; QuantizeValue: the quotient clamped (the bounds are
+    // integers, so before the rounding as after it), NaN as 0 (the masked conversion).
+    const __m512 real = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(codes, x_zp)), in_scale);
+    const __m512 q = _mm512_div_ps(real, out_scale);
+    const __mmask16 number = _mm512_cmp_ps_mask(q, q, _CMP_ORD_Q);
+    const __m512 clamped = _mm512_min_ps(hi, _mm512_max_ps(lo, q));
+    const __m512i v = _mm512_add_epi32(
+        _mm512_maskz_cvt_roundps_epi32(number, clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), y_zp);
+    if (kOut16) {
+      _mm256_mask_storeu_epi16(static_cast<int16_t*>(y) + at, k, _mm512_cvtepi32_epi16(v));
+    } else {
+      _mm_mask_storeu_epi8(static_cast<int8_t*>(y) + at, k, _mm512_cvtepi32_epi8(v));
+    }
+  }
+}
+
+}  // namespace
+
+void requantize_codes__avx512(const void* x, DataType x_type, int32_t x_zero_point, float x_scale, float y_scale,
+                              int32_t y_zero_point, DataType y_type, void* y, WorkRange range) {
+  const bool in16 = x_type == DataType::kInt16, out16 = y_type == DataType::kInt16;
+  if (in16) {
+    out16 ? Codes<true, true>(x, x_zero_point, x_scale, y_scale, y_zero_point, y, range)
+          : Codes<true, false>(x, x_zero_point, x_scale, y_scale, y_zero_point, y, range);
+  } else {
+    out16 ? Codes<false, true>(x, x_zero_point, x_scale, y_scale, y_zero_point, y, range)
+          : Codes<false, false>(x, x_zero_point, x_scale, y_scale, y_zero_point, y, range);
+  }
+}
+
 }  // namespace npurt

@@ -16,4 +16,10 @@ namespace npurt {
 void requantize_rows__avx512(const RequantizeRowsParams& p, const int32_t* high, const int32_t* low, void* out,
                              WorkRange range);
 
+// Elements `range` of int8 / int16 codes x (x_zero_point, x_scale) requantized to y (int8 / int16, y_scale,
+// y_zero_point), sixteen at a time: the reference's DequantizeValue then QuantizeValue, bit for bit, with
+// no float tensor between (QuantizeLinear's requantization form).
+void requantize_codes__avx512(const void* x, DataType x_type, int32_t x_zero_point, float x_scale, float y_scale,
+                              int32_t y_zero_point, DataType y_type, void* y, WorkRange range);
+
 }  // namespace npurt
