@@ -248,17 +248,11 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   // after the image's, where the tap falls outside). A 1x1 convolution of stride 1 without padding reads
   // its rows in place.
   if (patches) {
-    const int32_t padding = static_cast<int32_t>(in_pixels * row_bytes_);
-    patches_.offsets.resize(static_cast<size_t>(out_pixels * taps));
-    for (int64_t pixel = 0; pixel < out_pixels; ++pixel) {
-      for (int64_t tap = 0; tap < taps; ++tap) {
-        const int64_t ih = pixel / p.out[2] * p.stride[1] - p.pad_begin[1] + tap / p.kernel[2] * p.dilation[1];
-        const int64_t iw = pixel % p.out[2] * p.stride[2] - p.pad_begin[2] + tap % p.kernel[2] * p.dilation[2];
-        const bool inside = ih >= 0 && ih < p.in[1] && iw >= 0 && iw < p.in[2];
-        patches_.offsets[static_cast<size_t>(pixel * taps + tap)] =
-            inside ? static_cast<int32_t>((ih * p.in[2] + iw) * row_bytes_) : padding;
-      }
-    }
+    patches_.in_h = p.in[1], patches_.in_w = p.in[2], patches_.out_w = p.out[2];
+    patches_.kernel_h = p.kernel[1], patches_.kernel_w = p.kernel[2];
+    patches_.stride_h = p.stride[1], patches_.stride_w = p.stride[2];
+    patches_.pad_top = p.pad_begin[1], patches_.pad_left = p.pad_begin[2];
+    patches_.dilation_h = p.dilation[1], patches_.dilation_w = p.dilation[2];
   }
   const bool direct = patches || (taps == 1 && p.stride[1] == 1 && p.stride[2] == 1 && p.pad_begin[1] == 0 &&
                       p.pad_begin[2] == 0 && p.in[1] == p.out[1] && p.in[2] == p.out[2]);
@@ -536,14 +530,33 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
 }
 
 void ConvInt8Path::BuildPatches(const uint8_t* staged, int64_t first_pixel, int64_t pixels, uint8_t* rows) const {
-  const int64_t taps = patches_.taps, unit = patches_.unit, used = taps * unit;
-  for (int64_t r = 0; r < pixels; ++r) {
-    const int32_t* offsets = patches_.offsets.data() + (first_pixel + r) * taps;
-    uint8_t* row = rows + r * patches_.row_bytes;
-    // Eight bytes a tap, each tap's overrun overwritten by the next (the staged image and the rows have
-    // the slack); the K padding zero.
-    for (int64_t t = 0; t < taps; ++t) std::memcpy(row + t * unit, staged + offsets[t], 8);
-    std::memset(row + used, 0, static_cast<size_t>(patches_.row_bytes - used));
+  const Patches& q = patches_;
+  const int64_t unit = q.unit, run = q.kernel_w * unit, used = q.taps * unit;
+  const uint8_t* const padding = staged + q.in_h * q.in_w * unit;  // the staged padding pixel
+  // Copies of eight bytes, each one's overrun overwritten by the next (the staged image and the rows have
+  // the slack); the K padding zero.
+  auto copy = [](uint8_t* to, const uint8_t* from, int64_t bytes) {
+    for (int64_t b = 0; b < bytes; b += 8) std::memcpy(to + b, from + b, 8);
+  };
+  int64_t oh = first_pixel / q.out_w, ow = first_pixel % q.out_w;
+  for (int64_t r = 0; r < pixels; ++r, ow = ow + 1 < q.out_w ? ow + 1 : 0, oh += ow == 0 ? 1 : 0) {
+    const int64_t iw0 = ow * q.stride_w - q.pad_left;
+    const bool columns_inside = q.dilation_w == 1 && iw0 >= 0 && iw0 + q.kernel_w <= q.in_w;
+    uint8_t* row = rows + r * q.row_bytes;
+    for (int64_t kh = 0; kh < q.kernel_h; ++kh) {
+      const int64_t ih = oh * q.stride_h - q.pad_top + kh * q.dilation_h;
+      uint8_t* to = row + kh * run;
+      if (columns_inside && ih >= 0 && ih < q.in_h) {
+        copy(to, staged + (ih * q.in_w + iw0) * unit, run);  // the kernel row's taps: one run of the image row
+        continue;
+      }
+      for (int64_t kw = 0; kw < q.kernel_w; ++kw) {
+        const int64_t iw = iw0 + kw * q.dilation_w;
+        const bool inside = ih >= 0 && ih < q.in_h && iw >= 0 && iw < q.in_w;
+        std::memcpy(to + kw * unit, inside ? staged + (ih * q.in_w + iw) * unit : padding, 8);
+      }
+    }
+    for (int64_t b = used; b < q.row_bytes; ++b) row[b] = 0;
   }
 }
 

@@ -97,7 +97,9 @@ class ConvInt8Path {
   struct Patches {
     int64_t taps = 0, unit = 0, row_bytes = 0;  // unit: one tap's bytes (at most 8)
     size_t slot_at = 0;                         // where the item's patch rows start in its slot
-    std::vector<int32_t> offsets;
+    // The geometry: a kernel row's taps inside the input are one run of kernel_w * unit staged bytes.
+    int64_t in_h = 0, in_w = 0, out_w = 0, kernel_h = 0, kernel_w = 0, stride_h = 1, stride_w = 1;
+    int64_t pad_top = 0, pad_left = 0, dilation_h = 1, dilation_w = 1;
   } patches_;
   void BuildPatches(const uint8_t* staged, int64_t first_pixel, int64_t pixels, uint8_t* rows) const;
   int64_t tiles_ = 0;      // of mr output pixels
