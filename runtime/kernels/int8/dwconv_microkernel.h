@@ -50,6 +50,17 @@ inline void DwconvStoreRows(const typename P::Vec (&acc)[R][kVectors], int rows,
   }
 }
 
+// Every row's sums of one block of channels start at the block's bias (with its compensation).
+template <class P, int R, int kVectors>
+inline void DwconvStartSums(const int32_t* bias, typename P::Vec (&acc)[R][kVectors]) {
+#pragma GCC unroll 4
+  for (int v = 0; v < kVectors; ++v) {
+    const typename P::Vec start = P::LoadInt(bias + v * P::kLanes);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) acc[r][v] = start;
+  }
+}
+
 // Any geometry: R pixels of the item at a time (R independent sums per weight vector, the weights loaded
 // once for the R), their taps through the tap offsets.
 template <class P, int R>
@@ -77,12 +88,7 @@ void DwconvRun(const DwconvArgs& a, const DwconvItem& item) {
     }
     for (int64_t b = 0; b < blocks; ++b) {
       Vec acc[R][kVectors];
-#pragma GCC unroll 4
-      for (int v = 0; v < kVectors; ++v) {
-        const Vec start = P::LoadInt(bias + b * kDwconvChannelBlock + v * kLanes);
-#pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) acc[r][v] = start;
-      }
+      DwconvStartSums<P, R, kVectors>(bias + b * kDwconvChannelBlock, acc);
       const int64_t at = b * block_bytes;
       const uint8_t* w = weights + b * taps * block_bytes;
       for (int64_t t = 0; t < taps; ++t, w += block_bytes) {
@@ -122,12 +128,7 @@ void DwconvRunRows(const DwconvArgs& a, const DwconvItem& item) {
     const uint8_t* const column = a.region + j * column_step;
     for (int64_t b = 0; b < blocks; ++b) {
       Vec acc[R][kVectors];
-#pragma GCC unroll 4
-      for (int v = 0; v < kVectors; ++v) {
-        const Vec start = P::LoadInt(bias + b * kDwconvChannelBlock + v * kLanes);
-#pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) acc[r][v] = start;
-      }
+      DwconvStartSums<P, R, kVectors>(bias + b * kDwconvChannelBlock, acc);
       for (int64_t group = 0; group < row_groups; ++group) {
         const uint8_t* const base = column + group * group_step + b * block_bytes;
         Vec wk[KH][kVectors];
