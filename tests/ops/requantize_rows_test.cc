@@ -17,12 +17,33 @@
 namespace npurt {
 namespace {
 
+// Clip's bounds, once the output's scale is known: ranges inside, across and outside the output's (the
+// kernels fold Clip into the output clamp where the two meet), ties of bound / scale, a > b, infinite and
+// NaN bounds.
+void ClipBounds(std::mt19937* rng, int variant, RequantizeRowsParams* p) {
+  const float s = p->out_scale;
+  const float lo = static_cast<float>(p->out_min - p->out_zero_point), hi = static_cast<float>(p->out_max - p->out_zero_point);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  float& a = p->activation.a;
+  float& b = p->activation.b;
+  switch (variant % 8) {
+    case 0: a = -0.5f, b = 2.0f; break;
+    case 1: a = (lo + unit(*rng) * (hi - lo)) * s, b = a + unit(*rng) * (hi - lo) * s; break;  // inside
+    case 2: a = (hi + 2.0f + unit(*rng) * 50.0f) * s, b = a + 1.0f; break;                     // above the range
+    case 3: b = (lo - 2.0f - unit(*rng) * 50.0f) * s, a = b - 1.0f; break;                     // below it
+    case 4: a = (std::floor(lo / 2.0f) + 0.5f) * s, b = (std::floor(hi / 2.0f) + 0.5f) * s; break;  // ties
+    case 5: a = 1.0f, b = -1.0f; break;                                                        // a > b
+    case 6: a = -INFINITY, b = variant % 16 == 6 ? INFINITY : 0.0f; break;
+    default: a = NAN, b = 1.0f; break;
+  }
+}
+
 void ExpectReferenceBits(const RequantizeRowsKernel& k, uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int32_t> sum(-(1 << 24), 1 << 24), bias_value(-(1 << 22), 1 << 22), pick(0, 5);
   const FusedActivation kinds[] = {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kClip,
                                    FusedActivation::kLeakyRelu, FusedActivation::kHardSigmoid, FusedActivation::kHardSwish};
-  for (int iter = 0; iter < 300; ++iter) {
+  for (int iter = 0; iter < 600; ++iter) {
     RequantizeRowsParams p;
     p.channels = 1 + iter % 37;
     const int64_t rows = 1 + pick(rng);
@@ -44,6 +65,7 @@ void ExpectReferenceBits(const RequantizeRowsKernel& k, uint32_t seed) {
     p.out_min = out16 ? -32768 : -128, p.out_max = out16 ? 32767 : 127;
     p.out_scale = out16 ? 1e-4f : 0.02f;
     p.out_zero_point = std::uniform_int_distribution<int32_t>(out16 ? -300 : -20, out16 ? 300 : 20)(rng);
+    if (p.activation.kind == FusedActivation::kClip) ClipBounds(&rng, iter / 6, &p);
     // Scales that spread the sums over the output range (few saturate), or tiny and large ones.
     testing::ResidualCodes::OutputRangeScales(&rng, p, static_cast<float>(1 << 24), &acc_scale);
     if (iter % 9 == 4) {

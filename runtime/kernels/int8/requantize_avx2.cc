@@ -13,11 +13,12 @@ namespace {
 
 // The row loop's invariants, read once into registers (the loop's int8 / int16 stores may alias any field
 // of the parameters).
+// lo and hi: the clamp (relative to the zero point), with the activation folded in where it is.
 struct Constants {
-  explicit Constants(const RequantizeRowsParams& p)
+  Constants(const RequantizeRowsParams& p, float lo_bound, float hi_bound)
       : out_scale(_mm256_set1_ps(p.out_scale)),
-        lo(_mm256_set1_ps(static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point))),
-        hi(_mm256_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point))),
+        lo(_mm256_set1_ps(lo_bound)),
+        hi(_mm256_set1_ps(hi_bound)),
         act_a(_mm256_set1_ps(p.activation.a)),
         act_b(_mm256_set1_ps(p.activation.b)),
         residual_scale(_mm256_set1_ps(p.residual.scale)),
@@ -48,8 +49,7 @@ inline __m256 Activate(const Constants& k, __m256 x) {
 }
 
 template <FusedActivation A, bool kResidual, bool kAffine, bool kOut16>
-void Rows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
-  const Constants k(p);
+void Rows(const RequantizeRowsParams& p, const Constants& k, const float* sums, void* out, WorkRange range) {
   const int64_t c = p.channels, vector_end = c - c % 8, stride = p.out_stride != 0 ? p.out_stride : c;
   const float* const acc_scale = p.acc_scale;
   const float* const affine_scale = p.activation.scale;
@@ -101,21 +101,23 @@ void Rows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange
 }
 
 template <FusedActivation A, bool kResidual, bool kAffine>
-void ByOutput(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
+void ByOutput(const RequantizeRowsParams& p, const Constants& k, const float* sums, void* out, WorkRange range) {
   if (p.out_type == DataType::kInt16) {
-    Rows<A, kResidual, kAffine, true>(p, sums, out, range);
+    Rows<A, kResidual, kAffine, true>(p, k, sums, out, range);
   } else {
-    Rows<A, kResidual, kAffine, false>(p, sums, out, range);
+    Rows<A, kResidual, kAffine, false>(p, k, sums, out, range);
   }
 }
 
 template <FusedActivation A>
 void ByActivation(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
   const bool residual = p.residual.data != nullptr, affine = p.activation.scale != nullptr;
+  const Constants k(p, static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point),
+                    static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point));
   if (residual) {
-    affine ? ByOutput<A, true, true>(p, sums, out, range) : ByOutput<A, true, false>(p, sums, out, range);
+    affine ? ByOutput<A, true, true>(p, k, sums, out, range) : ByOutput<A, true, false>(p, k, sums, out, range);
   } else {
-    affine ? ByOutput<A, false, true>(p, sums, out, range) : ByOutput<A, false, false>(p, sums, out, range);
+    affine ? ByOutput<A, false, true>(p, k, sums, out, range) : ByOutput<A, false, false>(p, k, sums, out, range);
   }
 }
 
@@ -124,6 +126,11 @@ void ByActivation(const RequantizeRowsParams& p, const float* sums, void* out, W
 void requantize_sum_rows__avx2(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows) {
   // Narrow rows would run as the tail only; rows with a bias to add are the portable rows' job.
   if (p.bias != nullptr || p.channels < 8) return requantize_float_rows__portable(p, sums, out, rows);
+  if (const FoldedClamp f = FoldActivationIntoClamp(p); f.folded) {
+    const Constants k(p, f.lo, f.hi);
+    return p.residual.data != nullptr ? ByOutput<FusedActivation::kNone, true, false>(p, k, sums, out, rows)
+                                      : ByOutput<FusedActivation::kNone, false, false>(p, k, sums, out, rows);
+  }
   switch (p.activation.kind) {
     case FusedActivation::kNone: return ByActivation<FusedActivation::kNone>(p, sums, out, rows);
     case FusedActivation::kRelu: return ByActivation<FusedActivation::kRelu>(p, sums, out, rows);

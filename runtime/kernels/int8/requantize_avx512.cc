@@ -16,11 +16,12 @@ namespace {
 
 // The row loop's invariants, read once into registers: every store of the loop goes through an int8 or
 // int16 pointer, which may alias any field of the parameters, so reading them inside would reload them.
+// lo and hi: the clamp (relative to the zero point), with the activation folded in where it is.
 struct Constants {
-  explicit Constants(const RequantizeRowsParams& p)
+  Constants(const RequantizeRowsParams& p, float lo_bound, float hi_bound)
       : out_scale(_mm512_set1_ps(p.out_scale)),
-        lo(_mm512_set1_ps(static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point))),
-        hi(_mm512_set1_ps(static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point))),
+        lo(_mm512_set1_ps(lo_bound)),
+        hi(_mm512_set1_ps(hi_bound)),
         act_a(_mm512_set1_ps(p.activation.a)),
         act_b(_mm512_set1_ps(p.activation.b)),
         residual_scale(_mm512_set1_ps(p.residual.scale)),
@@ -84,8 +85,7 @@ inline void Vector(const Constants& c, const float* __restrict acc_scale, const 
 }
 
 template <FusedActivation A, bool kResidual, bool kAffine, bool kOut16>
-void Rows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
-  const Constants constants(p);
+void Rows(const RequantizeRowsParams& p, const Constants& constants, const float* sums, void* out, WorkRange range) {
   const int64_t c = p.channels, vector_end = c - c % 16;
   const float* const acc_scale = p.acc_scale;
   const float* const affine_scale = p.activation.scale;
@@ -108,21 +108,23 @@ void Rows(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange
 }
 
 template <FusedActivation A, bool kResidual, bool kAffine>
-void ByOutput(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
+void ByOutput(const RequantizeRowsParams& p, const Constants& c, const float* sums, void* out, WorkRange range) {
   if (p.out_type == DataType::kInt16) {
-    Rows<A, kResidual, kAffine, true>(p, sums, out, range);
+    Rows<A, kResidual, kAffine, true>(p, c, sums, out, range);
   } else {
-    Rows<A, kResidual, kAffine, false>(p, sums, out, range);
+    Rows<A, kResidual, kAffine, false>(p, c, sums, out, range);
   }
 }
 
 template <FusedActivation A>
 void ByActivation(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange range) {
   const bool residual = p.residual.data != nullptr, affine = p.activation.scale != nullptr;
+  const Constants c(p, static_cast<float>(p.out_min) - static_cast<float>(p.out_zero_point),
+                    static_cast<float>(p.out_max) - static_cast<float>(p.out_zero_point));
   if (residual) {
-    affine ? ByOutput<A, true, true>(p, sums, out, range) : ByOutput<A, true, false>(p, sums, out, range);
+    affine ? ByOutput<A, true, true>(p, c, sums, out, range) : ByOutput<A, true, false>(p, c, sums, out, range);
   } else {
-    affine ? ByOutput<A, false, true>(p, sums, out, range) : ByOutput<A, false, false>(p, sums, out, range);
+    affine ? ByOutput<A, false, true>(p, c, sums, out, range) : ByOutput<A, false, false>(p, c, sums, out, range);
   }
 }
 
@@ -130,6 +132,11 @@ void ByActivation(const RequantizeRowsParams& p, const float* sums, void* out, W
 
 void requantize_sum_rows__avx512(const RequantizeRowsParams& p, const float* sums, void* out, WorkRange rows) {
   if (p.bias != nullptr) return requantize_float_rows__portable(p, sums, out, rows);
+  if (const FoldedClamp f = FoldActivationIntoClamp(p); f.folded) {
+    const Constants c(p, f.lo, f.hi);
+    return p.residual.data != nullptr ? ByOutput<FusedActivation::kNone, true, false>(p, c, sums, out, rows)
+                                      : ByOutput<FusedActivation::kNone, false, false>(p, c, sums, out, rows);
+  }
   switch (p.activation.kind) {
     case FusedActivation::kNone: return ByActivation<FusedActivation::kNone>(p, sums, out, rows);
     case FusedActivation::kRelu: return ByActivation<FusedActivation::kRelu>(p, sums, out, rows);
