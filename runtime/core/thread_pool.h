@@ -11,6 +11,7 @@
 // the workers started runs every loop on its calling thread.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -71,6 +72,41 @@ void ParallelFor(int64_t total, int threads, const F& f) {
       total, threads,
       [](void* arg, int64_t begin, int64_t end) { (*static_cast<const F*>(arg))(begin, end); },
       const_cast<F*>(&f));
+}
+
+// Calls f(worker, item) for every item of [0, items) on up to `workers` workers (worker w in [0, workers)
+// owns its scratch, say). Each worker starts on its own contiguous share, taking its items in turn from a
+// counter of its own, then takes what is left of the others' shares: a worker that meets cheaper items or
+// a less loaded core does more of them, and only the last items' counters are shared between cores.
+template <typename F>
+void ParallelForBalanced(int64_t items, int workers, const F& f) {
+  constexpr int kMaxWorkers = 64;
+  workers = std::clamp(workers, 1, kMaxWorkers);
+  if (workers == 1 || items <= 1) {
+    for (int64_t i = 0; i < items; ++i) f(0, i);
+    return;
+  }
+  struct alignas(64) Share {
+    std::atomic<int64_t> next;
+    int64_t end;
+  };
+  Share shares[kMaxWorkers];
+  for (int w = 0; w < workers; ++w) {
+    shares[w].next.store(w * items / workers, std::memory_order_relaxed);
+    shares[w].end = (w + 1) * items / workers;
+  }
+  ParallelFor(workers, workers, [&](int64_t first_worker, int64_t end_worker) {
+    for (int64_t worker = first_worker; worker < end_worker; ++worker) {
+      const int w = static_cast<int>(worker);
+      for (int k = 0; k < workers; ++k) {
+        Share& share = shares[(w + k) % workers];
+        for (int64_t i = share.next.fetch_add(1, std::memory_order_relaxed); i < share.end;
+             i = share.next.fetch_add(1, std::memory_order_relaxed)) {
+          f(w, i);
+        }
+      }
+    }
+  });
 }
 
 }  // namespace npurt

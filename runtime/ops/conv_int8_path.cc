@@ -627,16 +627,13 @@ Status ConvInt8Path::Eval(OpNode* node) const {
     uint8_t* image_out = out + image * out_elem;
     const void* image_residual =
         has_residual_ ? static_cast<const uint8_t*>(residual) + image * DataTypeSize(residual_.type) : nullptr;
-    ParallelFor(workers, workers, [&](int64_t first_worker, int64_t end_worker) {
-      for (int64_t worker = first_worker; worker < end_worker; ++worker) {
-        float* sums = reinterpret_cast<float*>(slots + static_cast<size_t>(worker) * slot_bytes_);
-        for (int64_t i = worker * items / workers, end = (worker + 1) * items / workers; i < end; ++i) {
-          if (dw_ != nullptr) {
-            RunDepthwiseItem(*node, i, ds, image_residual, image_out, reinterpret_cast<uint8_t*>(sums));
-          } else {
-            RunItem(*node, i, staged, image_residual, image_out, sums);
-          }
-        }
+    // Balanced: a worker that finishes its share early takes the rest of another's.
+    ParallelForBalanced(items, workers, [&](int worker, int64_t i) {
+      float* sums = reinterpret_cast<float*>(slots + static_cast<size_t>(worker) * slot_bytes_);
+      if (dw_ != nullptr) {
+        RunDepthwiseItem(*node, i, ds, image_residual, image_out, reinterpret_cast<uint8_t*>(sums));
+      } else {
+        RunItem(*node, i, staged, image_residual, image_out, sums);
       }
     });
   }
