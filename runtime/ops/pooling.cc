@@ -17,6 +17,9 @@
 #include "runtime/kernels/portable/max_pool_nhwc.h"
 #include "runtime/kernels/ref/layout.h"
 #include "runtime/kernels/ref/pooling.h"
+#if NPURT_HAVE_X86_KERNELS
+#include "runtime/kernels/x86/max_pool_nhwc_avx2.h"
+#endif
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
 #include "runtime/ops/window_attributes.h"
@@ -30,6 +33,7 @@ struct PoolState : OpState {
   // 2-D MaxPool of float or of codes kept as they are: runs channels-last (kernels/portable/max_pool_nhwc.h),
   // staging an NCHW input or output in the node's scratch.
   bool nhwc = false;
+  bool nhwc_avx2 = false;  // the kernel compiled for AVX2 (kernels/x86/max_pool_nhwc_avx2.h)
   MaxPoolNhwcParams nhwc_params;
   size_t staged_input_bytes = 0;
 };
@@ -176,6 +180,10 @@ void ChooseNhwcMaxPool(OpNode* node, PoolState* state) {
   node->scratch_bytes = state->staged_input_bytes + static_cast<size_t>(node->outputs[0]->num_elements()) * elem;
   node->channels_last_io = true;
   node->kernel = "max_pool__nhwc";
+#if NPURT_HAVE_X86_KERNELS
+  state->nhwc_avx2 = ActiveCpuTarget() >= CpuTarget::kAvx2;
+  if (state->nhwc_avx2) node->kernel = "max_pool__nhwc_avx2";
+#endif
   state->nhwc = true;
 }
 
@@ -217,6 +225,18 @@ Status NhwcMaxPoolEval(OpNode* node, const PoolState& state) {
   const int64_t taps = p.kernel_h * p.kernel_w;
   ParallelFor(p.batch * p.out_h, ThreadsFor(*node, y.num_elements() * taps), [&](int64_t begin, int64_t end) {
     const WorkRange rows{begin, end};
+#if NPURT_HAVE_X86_KERNELS
+    if (state.nhwc_avx2) {
+      if (y.dtype == DataType::kFloat32) {
+        f32_max_pool__nhwc_avx2(p, static_cast<const float*>(in), static_cast<float*>(out), rows);
+      } else if (y.dtype == DataType::kInt16) {
+        s16_max_pool__nhwc_avx2(p, static_cast<const int16_t*>(in), static_cast<int16_t*>(out), rows);
+      } else {
+        s8_max_pool__nhwc_avx2(p, static_cast<const int8_t*>(in), static_cast<int8_t*>(out), rows);
+      }
+      return;
+    }
+#endif
     if (y.dtype == DataType::kFloat32) {
       f32_max_pool__nhwc(p, static_cast<const float*>(in), static_cast<float*>(out), rows);
     } else if (y.dtype == DataType::kInt16) {

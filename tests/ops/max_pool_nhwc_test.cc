@@ -1,8 +1,7 @@
-// The channels-last MaxPool (runtime/kernels/portable/max_pool_nhwc.h) against
-// the reference on NCHW data, bit for bit: float (NaN, infinities, +0 and -0
-// included), int8 and int16 codes; random shapes with channel tails, kernels,
-// strides, dilations and pads (windows of padding only at the edges), split
-// into two row ranges as threads would.
+// The channels-last MaxPool (runtime/kernels/portable/max_pool_nhwc.h; where the CPU has it, also its AVX2
+// build) against the reference on NCHW data, bit for bit: float (NaN, infinities, +0 and -0 included),
+// int8 and int16 codes; random shapes with channel blocks and tails, kernels, strides, dilations and pads
+// (windows of padding only at the edges), split into two row ranges as threads would.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,7 +9,11 @@
 #include <random>
 #include <vector>
 
+#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/portable/max_pool_nhwc.h"
+#if NPURT_HAVE_X86_KERNELS
+#include "runtime/kernels/x86/max_pool_nhwc_avx2.h"
+#endif
 #include "runtime/kernels/ref/layout.h"
 #include "runtime/kernels/ref/pooling.h"
 
@@ -23,7 +26,7 @@ struct Case {
 };
 
 Case RandomCase(std::mt19937* rng) {
-  std::uniform_int_distribution<int64_t> dim(1, 13), small(1, 3), pad(0, 2), channels(1, 37), batch(1, 2);
+  std::uniform_int_distribution<int64_t> dim(1, 13), small(1, 3), pad(0, 2), channels(1, 150), batch(1, 2);
   Case c;
   MaxPoolNhwcParams& n = c.nhwc;
   n.batch = batch(*rng), n.channels = channels(*rng), n.in_h = dim(*rng), n.in_w = dim(*rng);
@@ -59,7 +62,8 @@ std::vector<T> RunNhwc(const Case& c, const std::vector<T>& nchw, Kernel kernel,
   return back;
 }
 
-TEST(MaxPoolNhwc, FloatBitExactWithReference) {
+template <typename Kernel>
+void ExpectFloatBitExact(Kernel kernel) {
   std::mt19937 rng(0x900f);
   std::uniform_real_distribution<float> value(-4.0f, 4.0f);
   std::uniform_int_distribution<int> pick(0, 19);
@@ -73,9 +77,16 @@ TEST(MaxPoolNhwc, FloatBitExactWithReference) {
     }
     std::vector<float> want(static_cast<size_t>(c.pool.planes * c.nhwc.out_h * c.nhwc.out_w));
     f32_pool__ref(c.pool, x.data(), want.data());
-    const std::vector<float> got = RunNhwc(c, x, f32_max_pool__nhwc, &rng);
+    const std::vector<float> got = RunNhwc(c, x, kernel, &rng);
     ASSERT_EQ(0, std::memcmp(got.data(), want.data(), want.size() * sizeof(float))) << "iteration " << iter;
   }
+}
+
+TEST(MaxPoolNhwc, FloatBitExactWithReference) {
+  ExpectFloatBitExact(f32_max_pool__nhwc);
+#if NPURT_HAVE_X86_KERNELS
+  if (ActiveCpuTarget() >= CpuTarget::kAvx2) ExpectFloatBitExact(f32_max_pool__nhwc_avx2);
+#endif
 }
 
 template <typename T, typename Kernel>
@@ -99,6 +110,12 @@ void ExpectCodesBitExact(uint32_t seed, DataType type, Kernel kernel) {
 TEST(MaxPoolNhwc, Int8AndInt16CodesBitExactWithReference) {
   ExpectCodesBitExact<int8_t>(0x9008, DataType::kInt8, s8_max_pool__nhwc);
   ExpectCodesBitExact<int16_t>(0x9016, DataType::kInt16, s16_max_pool__nhwc);
+#if NPURT_HAVE_X86_KERNELS
+  if (ActiveCpuTarget() >= CpuTarget::kAvx2) {
+    ExpectCodesBitExact<int8_t>(0x9108, DataType::kInt8, s8_max_pool__nhwc_avx2);
+    ExpectCodesBitExact<int16_t>(0x9116, DataType::kInt16, s16_max_pool__nhwc_avx2);
+  }
+#endif
 }
 
 }  // namespace
