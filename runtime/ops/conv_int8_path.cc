@@ -44,6 +44,8 @@ constexpr int64_t kChunkChannels = 2048;  // output channels per work item, at m
 // and at most about this many bytes of packed weights (every tile of the band reads them all: they should
 // stay in the core's L2 cache, 512 KiB to 2 MiB on the CPUs npurt runs on, beside the activations).
 constexpr int64_t kChunkWeightBytes = 256 * 1024;
+// Patches copy a kernel row's run in pieces of this many bytes (one vector move each), overrunning by less.
+constexpr int64_t kPatchCopy = 16;
 
 }  // namespace
 
@@ -287,8 +289,8 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   chunks_ = chunks();
 
   const size_t out_elem = DataTypeSize(y.dtype);
-  // (+ 8: patches copy a tap as 8 bytes)
-  image_bytes_ = RoundUp64(static_cast<size_t>((in_pixels + 1) * row_bytes_ + 8));
+  // (+ kPatchCopy: patches copy a kernel row in pieces of kPatchCopy bytes)
+  image_bytes_ = RoundUp64(static_cast<size_t>((in_pixels + 1) * row_bytes_ + kPatchCopy));
   staged_bytes_ = image_bytes_ * (pieces() ? 2 : 1);
   output_bytes_ = RoundUp64(static_cast<size_t>(y.num_elements()) * out_elem);
   residual_bytes_ = has_residual_ ? RoundUp64(static_cast<size_t>(y.num_elements()) * DataTypeSize(residual_.type)) : 0;
@@ -299,7 +301,7 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   slot_bytes_ = sums_bytes_ * (pieces() ? 2 : 1) + (d2s_.kh > 0 ? RoundUp64(static_cast<size_t>(item_values) * out_elem) : 0);
   if (patches) {
     patches_.slot_at = slot_bytes_;
-    slot_bytes_ += RoundUp64(static_cast<size_t>(band_tiles_ * mr * patches_.row_bytes + 8));
+    slot_bytes_ += RoundUp64(static_cast<size_t>(band_tiles_ * mr * patches_.row_bytes + kPatchCopy));
   }
   slots_ = threads;
   node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
@@ -530,33 +532,44 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
 }
 
 void ConvInt8Path::BuildPatches(const uint8_t* staged, int64_t first_pixel, int64_t pixels, uint8_t* rows) const {
-  const Patches& q = patches_;
-  const int64_t unit = q.unit, run = q.kernel_w * unit, used = q.taps * unit;
-  const uint8_t* const padding = staged + q.in_h * q.in_w * unit;  // the staged padding pixel
-  // Copies of eight bytes, each one's overrun overwritten by the next (the staged image and the rows have
-  // the slack); the K padding zero.
+  // The geometry in locals: the byte stores below may alias any field, which would be read again after each.
+  const Patches q = patches_;
+  const int64_t unit = q.unit, run = q.kernel_w * unit, used = q.taps * unit, row_bytes = q.row_bytes;
+  const int64_t in_h = q.in_h, in_w = q.in_w, out_w = q.out_w, kernel_h = q.kernel_h, kernel_w = q.kernel_w;
+  const int64_t stride_h = q.stride_h, stride_w = q.stride_w, pad_top = q.pad_top, pad_left = q.pad_left;
+  const int64_t dilation_h = q.dilation_h, dilation_w = q.dilation_w;
+  const uint8_t* const padding = staged + in_h * in_w * unit;  // the staged padding pixel
+  // Copies of kPatchCopy bytes, each one's overrun overwritten by the next (the staged image and the rows
+  // have the slack); the K padding zero.
   auto copy = [](uint8_t* to, const uint8_t* from, int64_t bytes) {
-    for (int64_t b = 0; b < bytes; b += 8) std::memcpy(to + b, from + b, 8);
+    for (int64_t b = 0; b < bytes; b += kPatchCopy) std::memcpy(to + b, from + b, kPatchCopy);
   };
-  int64_t oh = first_pixel / q.out_w, ow = first_pixel % q.out_w;
-  for (int64_t r = 0; r < pixels; ++r, ow = ow + 1 < q.out_w ? ow + 1 : 0, oh += ow == 0 ? 1 : 0) {
-    const int64_t iw0 = ow * q.stride_w - q.pad_left;
-    const bool columns_inside = q.dilation_w == 1 && iw0 >= 0 && iw0 + q.kernel_w <= q.in_w;
-    uint8_t* row = rows + r * q.row_bytes;
-    for (int64_t kh = 0; kh < q.kernel_h; ++kh) {
-      const int64_t ih = oh * q.stride_h - q.pad_top + kh * q.dilation_h;
-      uint8_t* to = row + kh * run;
-      if (columns_inside && ih >= 0 && ih < q.in_h) {
-        copy(to, staged + (ih * q.in_w + iw0) * unit, run);  // the kernel row's taps: one run of the image row
-        continue;
-      }
-      for (int64_t kw = 0; kw < q.kernel_w; ++kw) {
-        const int64_t iw = iw0 + kw * q.dilation_w;
-        const bool inside = ih >= 0 && ih < q.in_h && iw >= 0 && iw < q.in_w;
-        std::memcpy(to + kw * unit, inside ? staged + (ih * q.in_w + iw) * unit : padding, 8);
+  int64_t oh = first_pixel / out_w, ow = first_pixel % out_w;
+  for (int64_t r = 0; r < pixels; ++r, ow = ow + 1 < out_w ? ow + 1 : 0, oh += ow == 0 ? 1 : 0) {
+    const int64_t iw0 = ow * stride_w - pad_left, ih0 = oh * stride_h - pad_top;
+    const bool columns_inside = dilation_w == 1 && iw0 >= 0 && iw0 + kernel_w <= in_w;
+    uint8_t* row = rows + r * row_bytes;
+    if (columns_inside && ih0 >= 0 && ih0 + (kernel_h - 1) * dilation_h < in_h) {
+      // The whole window inside: each kernel row one run of its image row.
+      const uint8_t* from = staged + (ih0 * in_w + iw0) * unit;
+      const int64_t step = dilation_h * in_w * unit;
+      for (int64_t kh = 0; kh < kernel_h; ++kh, from += step) copy(row + kh * run, from, run);
+    } else {
+      for (int64_t kh = 0; kh < kernel_h; ++kh) {
+        const int64_t ih = ih0 + kh * dilation_h;
+        uint8_t* to = row + kh * run;
+        if (columns_inside && ih >= 0 && ih < in_h) {
+          copy(to, staged + (ih * in_w + iw0) * unit, run);
+          continue;
+        }
+        for (int64_t kw = 0; kw < kernel_w; ++kw) {
+          const int64_t iw = iw0 + kw * dilation_w;
+          const bool inside = ih >= 0 && ih < in_h && iw >= 0 && iw < in_w;
+          std::memcpy(to + kw * unit, inside ? staged + (ih * in_w + iw) * unit : padding, 8);
+        }
       }
     }
-    for (int64_t b = used; b < q.row_bytes; ++b) row[b] = 0;
+    for (int64_t b = used; b < row_bytes; ++b) row[b] = 0;
   }
 }
 
