@@ -258,6 +258,8 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   }
   const bool direct = patches || (taps == 1 && p.stride[1] == 1 && p.stride[2] == 1 && p.pad_begin[1] == 0 &&
                       p.pad_begin[2] == 0 && p.in[1] == p.out[1] && p.in[2] == p.out[2]);
+  const bool codes_as_staged = kernel->format == (int16_input ? IgemmFormat::kPairsS16 : IgemmFormat::kQuadsS8);
+  in_place_ = direct && !patches && !pieces() && codes_as_staged && p.groups * group_k == p.in_channels;
   offsets_.clear();
   if (!direct) {
     offsets_.resize(static_cast<size_t>(tiles_ * taps * mr));
@@ -618,8 +620,11 @@ Status ConvInt8Path::Eval(OpNode* node) const {
   const int64_t items = dw_ != nullptr ? bands_ : bands_ * weights_.groups * chunks_;
   for (int64_t n = 0; n < batch_; ++n) {
     s.input = static_cast<const uint8_t*>(x.data) + static_cast<size_t>(n * in_channels_ * in_pixels_) * in_elem;
+    const uint8_t* image_staged = staged;
     if (dw_ != nullptr) {
       ds.input = s.input;  // each item stages its own region
+    } else if (in_place_ && x_last) {
+      image_staged = static_cast<const uint8_t*>(s.input);
     } else {
       ParallelFor(in_pixels_, ThreadsFor(*node, in_pixels_ * in_channels_), [&](int64_t begin, int64_t end) {
         if (pieces()) {
@@ -646,7 +651,7 @@ Status ConvInt8Path::Eval(OpNode* node) const {
       if (dw_ != nullptr) {
         RunDepthwiseItem(*node, i, ds, image_residual, image_out, reinterpret_cast<uint8_t*>(sums));
       } else {
-        RunItem(*node, i, staged, image_residual, image_out, sums);
+        RunItem(*node, i, image_staged, image_residual, image_out, sums);
       }
     });
   }

@@ -90,6 +90,9 @@ class ConvInt8Path {
   ConvResidual residual_;
   int64_t in_pixels_ = 0, out_pixels_ = 0, in_channels_ = 0, out_channels_ = 0, batch_ = 1;
   int64_t row_bytes_ = 0;  // a staged pixel
+  // A direct 1x1 whose staged rows would be the NHWC input's bytes as they are (int16 codes as pairs,
+  // int8 codes as ARM's quads, no channel padding): the tiles read the input in place.
+  bool in_place_ = false;
   int64_t staged_group_k_ = 0;  // staged elements per group of a pixel
   // Patches (row_bytes > 0): a convolution of few input channels (the first layer's RGB) as a 1x1 one
   // over its kH x kW x C patches, built per work item from the staged pixels (whose C is not padded):

@@ -220,6 +220,15 @@ void IgemmStage(const IgemmStageArgs& s, WorkRange pixels) {
     StageCodes<F>(in8 + begin * pixel_stride, staged + begin * row_bytes, (end - begin) * pixel_stride);
     return;
   }
+  if constexpr (F == IgemmFormat::kPairsS16) {
+    if (s.input_int16 && s.channel_stride == 1 && groups * group_in == pixel_stride && group_k == group_in &&
+        row_bytes == groups * group_k * 2) {
+      // NHWC int16 whose channels fill the staged rows: the codes as they are.
+      std::memcpy(staged + begin * row_bytes, static_cast<const int16_t*>(s.input) + begin * pixel_stride,
+                  static_cast<size_t>((end - begin) * row_bytes));
+      return;
+    }
+  }
   for (int64_t p = begin; p < end; ++p) {
     uint8_t* row = staged + p * row_bytes;
     for (int64_t g = 0; g < groups; ++g) {
