@@ -49,7 +49,8 @@ inline __m256 Activate(const Constants& k, __m256 x) {
 }
 
 template <FusedActivation A, bool kResidual, bool kAffine, bool kOut16>
-void Rows(const RequantizeRowsParams& p, const Constants& k, const float* sums, void* out, WorkRange range) {
+void Rows(const RequantizeRowsParams& p, const Constants& shared, const float* sums, void* out, WorkRange range) {
+  const Constants k = shared;  // a local copy: the stores cannot alias it, so it stays in registers
   const int64_t c = p.channels, vector_end = c - c % 8, stride = p.out_stride != 0 ? p.out_stride : c;
   const float* const acc_scale = p.acc_scale;
   const float* const affine_scale = p.activation.scale;

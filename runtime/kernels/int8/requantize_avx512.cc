@@ -85,7 +85,8 @@ inline void Vector(const Constants& c, const float* __restrict acc_scale, const 
 }
 
 template <FusedActivation A, bool kResidual, bool kAffine, bool kOut16>
-void Rows(const RequantizeRowsParams& p, const Constants& constants, const float* sums, void* out, WorkRange range) {
+void Rows(const RequantizeRowsParams& p, const Constants& shared, const float* sums, void* out, WorkRange range) {
+  const Constants constants = shared;  // a local copy: the stores cannot alias it, so it stays in registers
   const int64_t c = p.channels, vector_end = c - c % 16;
   const float* const acc_scale = p.acc_scale;
   const float* const affine_scale = p.activation.scale;
