@@ -9,6 +9,7 @@
 
 #include "runtime/core/log.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/kernels/int8/requantize_kernels.h"
 #include "runtime/kernels/ref/layout.h"
 #include "runtime/ops/float_sum_split.h"
 
@@ -307,6 +308,24 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   }
   slots_ = threads;
   node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
+  // The requantization in the tiles' epilogue where the kernel has it: float sums, no depth to space, an
+  // activation that folds into the clamp.
+  fused_tile_ = nullptr;
+  if (sums_ == Sums::kFloat && d2s_.kh == 0 && kernel->tile_requant[0][0] != nullptr &&
+      (y.dtype == DataType::kInt8 || y.dtype == DataType::kInt16)) {
+    const RequantizeRowsParams rq = RowsParams(*node, 0, p.out_channels);
+    FoldedClamp clamp = FoldActivationIntoClamp(rq);
+    if (activation_.kind == FusedActivation::kNone && activation_.scale == nullptr) {
+      clamp.folded = true;
+      clamp.lo = static_cast<float>(rq.out_min) - static_cast<float>(rq.out_zero_point);
+      clamp.hi = static_cast<float>(rq.out_max) - static_cast<float>(rq.out_zero_point);
+    }
+    if (clamp.folded) {
+      const int residual_kind = !has_residual_ ? 0 : residual_.type == DataType::kInt16 ? 2 : 1;
+      fused_tile_ = kernel->tile_requant[residual_kind][y.dtype == DataType::kInt16 ? 1 : 0];
+      fused_lo_ = clamp.lo, fused_hi_ = clamp.hi;
+    }
+  }
   node->kernel = std::string(kernel->name) + (pieces() ? " in 2 pieces" : sums_ == Sums::kBiasApart ? " int32 sums" : "") +
                  (patches ? " over patches" : "");
   node->channels_last_io = true;
@@ -447,6 +466,37 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
       t.bias = weights_.BlockBias(g, block);
       t.cols = static_cast<int>(std::min(nr, group_out - block * nr));
       t.out_stride = t.cols;
+      const int64_t m0 = g * group_out + block * nr;
+      if (fused_tile_ != nullptr) {
+        // Each tile's codes straight from its registers into the output rows (a Gemm's one row: the row
+        // tile's sums and the rows' requantization).
+        IgemmRequant r;
+        r.acc_scale = quant_.acc_scale.data() + m0;
+        r.out_scale = quant_.output_scale;
+        r.lo = fused_lo_, r.hi = fused_hi_;
+        r.out_zero_point = quant_.output_zero_point;
+        r.residual_scale = residual_.scale;
+        r.residual_zero_point = residual_.zero_point;
+        r.out_stride = out_channels_;
+        for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
+          t.rows = static_cast<int>(std::min(mr, out_pixels_ - tile * mr));
+          t.offsets = offsets_.empty() ? nullptr : offsets_.data() + tile * weights_.taps * mr;
+          t.first_row = tile * mr - first_row;
+          const size_t first = static_cast<size_t>(tile * mr * out_channels_ + m0);
+          if (t.rows == 1 && t.offsets == nullptr && t.taps == 1) {
+            t.out = sums;
+            kernel_->row_tile(t);
+            RequantizeRowsParams rq = RowsParams(node, m0, t.cols);
+            if (has_residual_) rq.residual.data = static_cast<const uint8_t*>(residual) + first * residual_elem;
+            requantize_(rq, sums, static_cast<uint8_t*>(out) + first * out_elem, WorkRange{0, 1});
+            continue;
+          }
+          r.out = static_cast<uint8_t*>(out) + first * out_elem;
+          r.residual = has_residual_ ? static_cast<const uint8_t*>(residual) + first * residual_elem : nullptr;
+          fused_tile_(t, r);
+        }
+        continue;
+      }
       for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
         t.rows = static_cast<int>(std::min(mr, out_pixels_ - tile * mr));
         t.offsets = offsets_.empty() ? nullptr : offsets_.data() + tile * weights_.taps * mr;
@@ -454,7 +504,6 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
         t.out = sums + (tile - tile_begin) * mr * t.cols;
         (t.rows == 1 && t.offsets == nullptr && t.taps == 1 ? kernel_->row_tile : kernel_->tile)(t);
       }
-      const int64_t m0 = g * group_out + block * nr;
       RequantizeRowsParams rq = RowsParams(node, m0, t.cols);
       rq.out_stride = out_channels_;
       const size_t first = static_cast<size_t>(pixel_begin * out_channels_ + m0);

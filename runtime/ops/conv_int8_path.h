@@ -63,6 +63,10 @@ class ConvInt8Path {
   std::vector<int32_t> dw_bias_;
   std::vector<uint8_t> dw_zero_row_;  // the input zero point's code per channel (the padding's columns)
   RequantizeFloatRowsFn requantize_ = nullptr;
+  // The tile with its requantization fused (the kernel's variant for this residual and output type), or
+  // nullptr: the tiles write float sums that requantize_ turns into codes. Its clamp (the activation in).
+  void (*fused_tile_)(const IgemmTileArgs& args, const IgemmRequant& requant) = nullptr;
+  float fused_lo_ = 0.0f, fused_hi_ = 0.0f;
   // int16 inputs whose accumulators could pass int32 (kernels' sums int32, joined in int64 with the
   // bias by the piece rows): kBiasApart where only the bias could push them out; kTwoPieces where the
   // sums themselves could, d = x - zero point staged as d = 256 h + l in two images.

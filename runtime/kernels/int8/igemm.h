@@ -48,6 +48,22 @@ struct IgemmTileArgs {
   int64_t out_stride = 0;
 };
 
+// A tile's requantization fused into its epilogue (IgemmKernel::tile_requant): the sums go from registers
+// to int8 / int16 codes with the requantization rows' arithmetic (runtime/kernels/int8/requantize_config.h,
+// bit for bit), for an activation folded into the clamp (FoldActivationIntoClamp) and no affine. Rows
+// out_stride elements apart, the residual's too (the rows' layout).
+struct IgemmRequant {
+  const float* acc_scale = nullptr;  // the tile's columns' values
+  float out_scale = 1.0f;
+  float lo = 0.0f, hi = 0.0f;        // the clamp, relative to the zero point
+  int32_t out_zero_point = 0;
+  const void* residual = nullptr;    // int8 or int16 codes (the kernel's variant), as the output
+  float residual_scale = 1.0f;
+  int32_t residual_zero_point = 0;
+  void* out = nullptr;               // the tile's row 0, column 0
+  int64_t out_stride = 0;
+};
+
 // Staging: pixels [begin, end) of an input (int8 or int16 codes; pixel p channel c at
 // p * pixel_stride + c * channel_stride elements) into rows of groups * group_k bytes-per-element.
 struct IgemmStageArgs {
@@ -73,6 +89,9 @@ struct IgemmKernel {
   // A tile of one row (a Gemm of one row, an image's last pixel): the K groups summed four ways apart, so
   // the dot instructions do not wait on one another's latency.
   void (*row_tile)(const IgemmTileArgs& args);
+  // The tile with its requantization fused (nullptr where the kernel has none: the op requantizes the
+  // float sums): [residual: none, int8, int16][output: int8, int16].
+  void (*tile_requant[3][2])(const IgemmTileArgs& args, const IgemmRequant& requant);
   void (*stage)(const IgemmStageArgs& args, WorkRange pixels);
   // The staged padding pixel: row_bytes bytes.
   void (*stage_padding)(const IgemmStageArgs& args, uint8_t* pixel);

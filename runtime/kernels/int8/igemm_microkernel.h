@@ -18,12 +18,12 @@
 namespace npurt {
 namespace {
 
+// The tile's dot products: acc[i][j] = sum over taps and K groups (int32, wrapping), the bias not yet in.
 template <class P, int MR, int NV>
-void IgemmTile(const IgemmTileArgs& t) {
+inline void IgemmAccumulate(const IgemmTileArgs& t, typename P::Vec (&acc)[MR][NV]) {
   using Vec = typename P::Vec;
   constexpr int kLanes = P::kLanes;
   constexpr int NR = NV * kLanes;
-  Vec acc[MR][NV];
 #pragma GCC unroll 16
   for (int i = 0; i < MR; ++i) {
 #pragma GCC unroll 4
@@ -53,11 +53,7 @@ void IgemmTile(const IgemmTileArgs& t) {
       }
     }
   }
-  static_assert(sizeof(Vec) == kLanes * sizeof(int32_t), "a policy's vector is its int32 lanes in order");
-  // The accumulators are indexed by constants only (a loop that can leave early would index them at run
-  // time and keep them in memory through the whole tile); the fields read before any store, which could
-  // alias them.
-  // (With 16 vector registers, AVX2's, the sums go through memory: kept in registers into the stores
+  // (With 16 vector registers, AVX2's, the sums go through memory: kept in registers into the epilogue
   // they leave too few for the loop above, which then spills.)
   if constexpr (P::kSpillSums) {
     alignas(64) Vec stored[MR][NV];
@@ -73,6 +69,19 @@ void IgemmTile(const IgemmTileArgs& t) {
       for (int j = 0; j < NV; ++j) acc[i][j] = stored[i][j];
     }
   }
+}
+
+template <class P, int MR, int NV>
+void IgemmTile(const IgemmTileArgs& t) {
+  using Vec = typename P::Vec;
+  constexpr int kLanes = P::kLanes;
+  constexpr int NR = NV * kLanes;
+  Vec acc[MR][NV];
+  IgemmAccumulate<P, MR, NV>(t, acc);
+  static_assert(sizeof(Vec) == kLanes * sizeof(int32_t), "a policy's vector is its int32 lanes in order");
+  // The accumulators are indexed by constants only (a loop that can leave early would index them at run
+  // time and keep them in memory through the whole tile); the fields read before any store, which could
+  // alias them.
   const int32_t* const bias = t.bias;
   const int64_t stride = t.out_stride;
   Vec bias_v[NV];
@@ -121,6 +130,51 @@ void IgemmTile(const IgemmTileArgs& t) {
     }
   }
 }
+
+// The tile with its requantization in the epilogue (igemm.h's IgemmRequant): each vector of sums, bias in,
+// to codes through the policy's requantization (P::Requant, P::StoreRequantized: the requantization rows'
+// float operations in their order), rows past t.rows and columns past t.cols not stored. kResidual: 0
+// none, 1 int8, 2 int16 codes.
+template <class P, int MR, int NV, int kResidual, bool kOut16>
+void IgemmTileRequant(const IgemmTileArgs& t, const IgemmRequant& r) {
+  using Vec = typename P::Vec;
+  constexpr int kLanes = P::kLanes;
+  constexpr int64_t kOutBytes = kOut16 ? 2 : 1, kResidualBytes = kResidual == 2 ? 2 : 1;
+  Vec acc[MR][NV];
+  IgemmAccumulate<P, MR, NV>(t, acc);
+  // Everything read before the stores, which could alias it (int8 stores alias anything).
+  const typename P::Requant c(r);
+  Vec bias_v[NV];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) bias_v[j] = P::LoadInt(t.bias + j * kLanes);
+  const int rows = t.rows, cols = t.cols;
+  const float* const acc_scale = r.acc_scale;
+  uint8_t* const out = static_cast<uint8_t*>(r.out);
+  const uint8_t* const residual = static_cast<const uint8_t*>(r.residual);
+  const int64_t stride = r.out_stride;
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      // No early exit: the loops unroll whole, each copy indexing the sums by constants (in registers).
+      const int lanes = cols - j * kLanes;
+      if (i < rows && lanes > 0) {
+        const int64_t at = i * stride + j * kLanes;
+        P::template StoreRequantized<kResidual, kOut16>(c, P::Add(acc[i][j], bias_v[j]), acc_scale + j * kLanes,
+                                                        kResidual != 0 ? residual + at * kResidualBytes : nullptr,
+                                                        out + at * kOutBytes, lanes < kLanes ? lanes : kLanes);
+      }
+    }
+  }
+}
+
+// The fused tiles of a policy, every variant (igemm.h's IgemmKernel::tile_requant).
+#define NPURT_IGEMM_TILE_REQUANT(P, MR, NV)                                                  \
+  {                                                                                          \
+    {IgemmTileRequant<P, MR, NV, 0, false>, IgemmTileRequant<P, MR, NV, 0, true>},           \
+        {IgemmTileRequant<P, MR, NV, 1, false>, IgemmTileRequant<P, MR, NV, 1, true>},       \
+        {IgemmTileRequant<P, MR, NV, 2, false>, IgemmTileRequant<P, MR, NV, 2, true>}        \
+  }
 
 // One row of a direct tile (no offsets: a 1x1 convolution's or a Gemm's rows, one tap): kSplit partial
 // sums per vector, K group k into partial k % kSplit (int32 additions wrap, so the order of the sums does

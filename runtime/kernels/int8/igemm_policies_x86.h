@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/kernels/int8/igemm.h"
+
 namespace npurt {
 namespace {
 
@@ -40,6 +42,67 @@ struct Avx2Madd {
   static Vec Add(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
   static Vec LoadInt(const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
   static void StoreFloat(float* out, Vec v) { _mm256_storeu_ps(out, _mm256_cvtepi32_ps(v)); }
+
+  // The fused requantization (igemm_microkernel.h's IgemmTileRequant): requantize_avx2.cc's operations.
+  // The emulated AVX-512 policies use it per half; the AVX2 kernels themselves do not (with 16 registers
+  // the fused tile measured slower than the tile and the rows apart).
+  struct Requant {
+    explicit Requant(const IgemmRequant& r)
+        : out_scale(_mm256_set1_ps(r.out_scale)),
+          lo(_mm256_set1_ps(r.lo)),
+          hi(_mm256_set1_ps(r.hi)),
+          residual_scale(_mm256_set1_ps(r.residual_scale)),
+          zp(_mm256_set1_epi32(r.out_zero_point)),
+          residual_zp(_mm256_set1_epi32(r.residual_zero_point)) {}
+    __m256 out_scale, lo, hi, residual_scale;
+    __m256i zp, residual_zp;
+  };
+  // `lanes` (1..8) channels of one row: acc (bias in) with its scales and residual codes to codes at out.
+  template <int kResidual, bool kOut16>
+  static void StoreRequantized(const Requant& c, Vec acc, const float* acc_scale, const uint8_t* residual,
+                               uint8_t* out, int lanes) {
+    if (lanes < 8) {  // a partial vector: through local copies of its lanes (zero past them)
+      alignas(32) float scale[8] = {};
+      alignas(32) int16_t codes[8] = {};
+      alignas(16) int16_t result[8];
+      std::memcpy(scale, acc_scale, static_cast<size_t>(lanes) * sizeof(float));
+      for (int l = 0; l < lanes && kResidual != 0; ++l) {
+        codes[l] = kResidual == 2 ? reinterpret_cast<const int16_t*>(residual)[l] : static_cast<int8_t>(residual[l]);
+      }
+      const __m128i words = Requantized<kResidual != 0 ? 2 : 0>(c, acc, scale, reinterpret_cast<const uint8_t*>(codes));
+      _mm_store_si128(reinterpret_cast<__m128i*>(result), words);
+      for (int l = 0; l < lanes; ++l) {
+        if constexpr (kOut16) {
+          reinterpret_cast<int16_t*>(out)[l] = result[l];
+        } else {
+          out[l] = static_cast<uint8_t>(static_cast<int8_t>(result[l]));
+        }
+      }
+      return;
+    }
+    const __m128i words = Requantized<kResidual>(c, acc, acc_scale, residual);
+    if constexpr (kOut16) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), words);
+    } else {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm_packs_epi16(words, words));
+    }
+  }
+  // Eight codes as int16 (within the output type's range: the packs are exact).
+  template <int kResidual>
+  static __m128i Requantized(const Requant& c, Vec acc, const float* acc_scale, const uint8_t* residual) {
+    __m256 real = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(acc_scale));
+    if constexpr (kResidual != 0) {
+      const __m256i codes =
+          kResidual == 2 ? _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(residual)))
+                         : _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(residual)));
+      real = _mm256_add_ps(real, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(codes, c.residual_zp)), c.residual_scale));
+    }
+    __m256 q = _mm256_round_ps(_mm256_div_ps(real, c.out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0
+    q = _mm256_min_ps(c.hi, _mm256_max_ps(c.lo, q));
+    const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(q), c.zp);
+    return _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  }
 };
 
 // AVX-VNNI's vpdpbusd on ymm, emulated.
@@ -80,6 +143,18 @@ struct Avx512MaddEmulated {
     Avx2Madd::StoreFloat(out, v.lo);
     Avx2Madd::StoreFloat(out + 8, v.hi);
   }
+  using Requant = Avx2Madd::Requant;
+  template <int kResidual, bool kOut16>
+  static void StoreRequantized(const Requant& c, Vec acc, const float* acc_scale, const uint8_t* residual,
+                               uint8_t* out, int lanes) {
+    constexpr int kOutBytes = kOut16 ? 2 : 1, kResidualBytes = kResidual == 2 ? 2 : 1;
+    Avx2Madd::StoreRequantized<kResidual, kOut16>(c, acc.lo, acc_scale, residual, out, lanes < 8 ? lanes : 8);
+    if (lanes > 8) {
+      Avx2Madd::StoreRequantized<kResidual, kOut16>(c, acc.hi, acc_scale + 8,
+                                                    kResidual != 0 ? residual + 8 * kResidualBytes : nullptr,
+                                                    out + 8 * kOutBytes, lanes - 8);
+    }
+  }
 };
 struct Avx512VnniEmulated : Avx512MaddEmulated {
   static Vec Dot(Vec acc, Vec a, Vec w) { return {DpbusdEmulated(acc.lo, a.lo, w.lo), DpbusdEmulated(acc.hi, a.hi, w.hi)}; }
@@ -104,6 +179,42 @@ struct Avx512Madd {
   static Vec Add(Vec a, Vec b) { return _mm512_add_epi32(a, b); }
   static Vec LoadInt(const int32_t* p) { return _mm512_loadu_si512(p); }
   static void StoreFloat(float* out, Vec v) { _mm512_storeu_ps(out, _mm512_cvtepi32_ps(v)); }
+
+  // The fused requantization (igemm_microkernel.h's IgemmTileRequant): requantize_avx512.cc's operations.
+  struct Requant {
+    explicit Requant(const IgemmRequant& r)
+        : out_scale(_mm512_set1_ps(r.out_scale)),
+          lo(_mm512_set1_ps(r.lo)),
+          hi(_mm512_set1_ps(r.hi)),
+          residual_scale(_mm512_set1_ps(r.residual_scale)),
+          zp(_mm512_set1_epi32(r.out_zero_point)),
+          residual_zp(_mm512_set1_epi32(r.residual_zero_point)) {}
+    __m512 out_scale, lo, hi, residual_scale;
+    __m512i zp, residual_zp;
+  };
+  // `lanes` (1..16) channels of one row: acc (bias in) with its scales and residual codes to codes at out.
+  template <int kResidual, bool kOut16>
+  static void StoreRequantized(const Requant& c, Vec acc, const float* acc_scale, const uint8_t* residual,
+                               uint8_t* out, int lanes) {
+    const __mmask16 k = static_cast<__mmask16>(lanes >= 16 ? 0xffff : (1u << lanes) - 1);
+    __m512 real = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_maskz_loadu_ps(k, acc_scale));
+    if constexpr (kResidual != 0) {
+      const __m512i codes = kResidual == 2 ? _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(k, residual))
+                                           : _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, residual));
+      real = _mm512_add_ps(real, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(codes, c.residual_zp)), c.residual_scale));
+    }
+    const __m512 q = _mm512_div_ps(real, c.out_scale);
+    // Clamped before the rounding (the bounds are integers); NaN lanes convert as 0, as the reference's.
+    const __mmask16 number = _mm512_cmp_ps_mask(q, q, _CMP_ORD_Q);
+    const __m512 clamped = _mm512_min_ps(c.hi, _mm512_max_ps(c.lo, q));
+    const __m512i v = _mm512_add_epi32(
+        _mm512_maskz_cvt_roundps_epi32(number, clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), c.zp);
+    if constexpr (kOut16) {
+      _mm256_mask_storeu_epi16(out, k, _mm512_cvtepi32_epi16(v));
+    } else {
+      _mm_mask_storeu_epi8(out, k, _mm512_cvtepi32_epi8(v));
+    }
+  }
 };
 #endif
 
