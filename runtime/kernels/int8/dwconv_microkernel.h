@@ -5,6 +5,9 @@
 
 #include <cstdint>
 #include <cstring>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "runtime/kernels/int8/dwconv.h"
 
@@ -159,10 +162,64 @@ void DwconvRunRows(const DwconvArgs& a, const DwconvItem& item) {
   }
 }
 
+#if defined(__AVX2__)
+// AVX2 (the files compiled for it): the groups of 32 int8 channels (quads) or 16 channels (int16 pairs)
+// by byte and word interleaves, in-lane, then the lanes put in channel order; returns the channels done.
+template <IgemmFormat F, typename T>
+inline int64_t StagePixelVectors(const T* const* columns, int64_t channels, uint32_t* __restrict out) {
+  auto store_in_order = [](uint32_t* to, __m256i lo, __m256i hi) {  // lo, hi: lanes (a, b), (c, d) -> a c, b d
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to), _mm256_permute2x128_si256(lo, hi, 0x20));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
+  };
+  int64_t c = 0;
+  if constexpr (F == IgemmFormat::kPairsS16) {
+    for (; c + 16 <= channels; c += 16) {
+      __m256i a, b;
+      if constexpr (sizeof(T) == 2) {
+        a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(columns[0] + c));
+        b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(columns[1] + c));
+      } else {
+        a = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(columns[0] + c)));
+        b = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(columns[1] + c)));
+      }
+      store_in_order(out + c, _mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b));
+    }
+  } else {
+    const __m256i flip = _mm256_set1_epi8(static_cast<char>(F == IgemmFormat::kQuadsU8 ? 0x80 : 0));
+    for (; c + 32 <= channels; c += 32) {
+      __m256i v[4];
+      for (int e = 0; e < 4; ++e) {
+        v[e] = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(columns[e] + c)), flip);
+      }
+      const __m256i ab_lo = _mm256_unpacklo_epi8(v[0], v[1]), ab_hi = _mm256_unpackhi_epi8(v[0], v[1]);
+      const __m256i cd_lo = _mm256_unpacklo_epi8(v[2], v[3]), cd_hi = _mm256_unpackhi_epi8(v[2], v[3]);
+      // Lane 0 of these: channels 0-3, 4-7, 8-11, 12-15; lane 1: 16-19, 20-23, 24-27, 28-31.
+      const __m256i q0 = _mm256_unpacklo_epi16(ab_lo, cd_lo), q1 = _mm256_unpackhi_epi16(ab_lo, cd_lo);
+      const __m256i q2 = _mm256_unpacklo_epi16(ab_hi, cd_hi), q3 = _mm256_unpackhi_epi16(ab_hi, cd_hi);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c), _mm256_permute2x128_si256(q0, q1, 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c + 8), _mm256_permute2x128_si256(q2, q3, 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c + 16), _mm256_permute2x128_si256(q0, q1, 0x31));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c + 24), _mm256_permute2x128_si256(q2, q3, 0x31));
+    }
+  }
+  return c;
+}
+#endif
+
 // One staged pixel of NHWC codes: per channel, the group of the G columns (each a pixel's channels or the
-// zero row). Restrict pointers of their own, so the loop vectorizes (int8 loads may alias any store).
+// zero row). Restrict pointers of their own, so the loop vectorizes (int8 loads may alias any store);
+// AVX2 files interleave whole vectors first.
 template <IgemmFormat F, typename T>
 inline void StagePixel(const T* const* columns, int64_t channels, uint32_t* __restrict out) {
+#if defined(__AVX2__)
+  const int64_t done = StagePixelVectors<F, T>(columns, channels, out);
+  if (done == channels) return;
+  const T* rest[4];
+  for (int e = 0; e < static_cast<int>(IgemmPack(F)); ++e) rest[e] = columns[e] + done;
+  columns = rest;
+  channels -= done;
+  out += done;
+#endif
   if constexpr (F == IgemmFormat::kPairsS16) {
     const T* __restrict c0 = columns[0];
     const T* __restrict c1 = columns[1];
