@@ -18,16 +18,18 @@
 namespace npurt {
 namespace {
 
-// The tile's dot products: acc[i][j] = sum over taps and K groups (int32, wrapping), the bias not yet in.
+// The tile's sums: acc[i][j] = bias + the dot products over taps and K groups (int32, wrapping: the order
+// of the additions does not change them, so the sums start at the bias).
 template <class P, int MR, int NV>
 inline void IgemmAccumulate(const IgemmTileArgs& t, typename P::Vec (&acc)[MR][NV]) {
   using Vec = typename P::Vec;
   constexpr int kLanes = P::kLanes;
   constexpr int NR = NV * kLanes;
-#pragma GCC unroll 16
-  for (int i = 0; i < MR; ++i) {
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) acc[i][j] = P::Zero();
+  for (int j = 0; j < NV; ++j) {
+    const Vec start = P::LoadInt(t.bias + j * kLanes);
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) acc[i][j] = start;
   }
   const uint8_t* w = t.weights;
   for (int tap = 0; tap < t.taps; ++tap) {
@@ -82,11 +84,7 @@ void IgemmTile(const IgemmTileArgs& t) {
   // The accumulators are indexed by constants only (a loop that can leave early would index them at run
   // time and keep them in memory through the whole tile); the fields read before any store, which could
   // alias them.
-  const int32_t* const bias = t.bias;
   const int64_t stride = t.out_stride;
-  Vec bias_v[NV];
-#pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) bias_v[j] = P::LoadInt(bias + j * kLanes);
   if (t.rows == MR && t.cols == NR) {  // a whole tile: every vector stored as it is
     if (t.out_int32 != nullptr) {
       int32_t* const out = t.out_int32;
@@ -94,8 +92,7 @@ void IgemmTile(const IgemmTileArgs& t) {
       for (int i = 0; i < MR; ++i) {
 #pragma GCC unroll 4
         for (int j = 0; j < NV; ++j) {
-          const Vec v = P::Add(acc[i][j], bias_v[j]);
-          std::memcpy(out + i * stride + j * kLanes, &v, sizeof(v));
+          std::memcpy(out + i * stride + j * kLanes, &acc[i][j], sizeof(Vec));
         }
       }
     } else {
@@ -103,7 +100,7 @@ void IgemmTile(const IgemmTileArgs& t) {
 #pragma GCC unroll 16
       for (int i = 0; i < MR; ++i) {
 #pragma GCC unroll 4
-        for (int j = 0; j < NV; ++j) P::StoreFloat(out + i * stride + j * kLanes, P::Add(acc[i][j], bias_v[j]));
+        for (int j = 0; j < NV; ++j) P::StoreFloat(out + i * stride + j * kLanes, acc[i][j]);
       }
     }
     return;
@@ -115,8 +112,7 @@ void IgemmTile(const IgemmTileArgs& t) {
   for (int i = 0; i < MR; ++i) {
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
-      const Vec v = P::Add(acc[i][j], bias_v[j]);
-      std::memcpy(&block[i][j * kLanes], &v, sizeof(v));
+      std::memcpy(&block[i][j * kLanes], &acc[i][j], sizeof(Vec));
     }
   }
   const int rows = t.rows, cols = t.cols;
@@ -144,9 +140,6 @@ void IgemmTileRequant(const IgemmTileArgs& t, const IgemmRequant& r) {
   IgemmAccumulate<P, MR, NV>(t, acc);
   // Everything read before the stores, which could alias it (int8 stores alias anything).
   const typename P::Requant c(r);
-  Vec bias_v[NV];
-#pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) bias_v[j] = P::LoadInt(t.bias + j * kLanes);
   const int rows = t.rows, cols = t.cols;
   const float* const acc_scale = r.acc_scale;
   uint8_t* const out = static_cast<uint8_t*>(r.out);
@@ -160,7 +153,7 @@ void IgemmTileRequant(const IgemmTileArgs& t, const IgemmRequant& r) {
       const int lanes = cols - j * kLanes;
       if (i < rows && lanes > 0) {
         const int64_t at = i * stride + j * kLanes;
-        P::template StoreRequantized<kResidual, kOut16>(c, P::Add(acc[i][j], bias_v[j]), acc_scale + j * kLanes,
+        P::template StoreRequantized<kResidual, kOut16>(c, acc[i][j], acc_scale + j * kLanes,
                                                         kResidual != 0 ? residual + at * kResidualBytes : nullptr,
                                                         out + at * kOutBytes, lanes < kLanes ? lanes : kLanes);
       }
