@@ -173,7 +173,7 @@ void RegisterAll() {
     auto* b = benchmark::RegisterBenchmark((std::string("dwconv/") + k->name).c_str(), BM_Dwconv, k);
     for (int run_only : {0, 1}) {
       b->Args({112, 32, 1, 1, run_only})->Args({112, 96, 2, 1, run_only})->Args({28, 192, 1, 0, run_only});
-      b->Args({14, 576, 1, 1, run_only});
+      b->Args({14, 576, 1, 1, run_only})->Args({56, 144, 2, 0, run_only});
       if (!k->int16_inputs) b->Args({112, 32, 1, 0, run_only});
     }
   }

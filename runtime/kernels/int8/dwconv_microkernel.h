@@ -201,6 +201,19 @@ inline int64_t StagePixelVectors(const T* const* columns, int64_t channels, uint
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c + 16), _mm256_permute2x128_si256(q0, q1, 0x31));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c + 24), _mm256_permute2x128_si256(q2, q3, 0x31));
     }
+    if (c + 16 <= channels) {  // 16 more: the same interleaves on 16-byte vectors, already in order
+      __m128i v[4];
+      for (int e = 0; e < 4; ++e) {
+        v[e] = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(columns[e] + c)), _mm256_castsi256_si128(flip));
+      }
+      const __m128i ab_lo = _mm_unpacklo_epi8(v[0], v[1]), ab_hi = _mm_unpackhi_epi8(v[0], v[1]);
+      const __m128i cd_lo = _mm_unpacklo_epi8(v[2], v[3]), cd_hi = _mm_unpackhi_epi8(v[2], v[3]);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + c), _mm_unpacklo_epi16(ab_lo, cd_lo));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + c + 4), _mm_unpackhi_epi16(ab_lo, cd_lo));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + c + 8), _mm_unpacklo_epi16(ab_hi, cd_hi));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + c + 12), _mm_unpackhi_epi16(ab_hi, cd_hi));
+      c += 16;
+    }
   }
   return c;
 }
@@ -260,15 +273,27 @@ void DwconvStageTyped(const DwconvStageArgs& s, const DwconvItem& item, uint8_t*
     const int64_t ih = item.row * g.stride_h + r - g.pad_top;
     const bool row_inside = ih >= 0 && ih < g.in_h;
     uint32_t* const staged_row = reinterpret_cast<uint32_t*>(region) + r * g.region_w * padded;
-    // [inside_begin, inside_end): the region's pixels of that run.
-    int64_t inside_begin = -first_col, inside_end = g.in_w - span - first_col;
-    inside_begin = inside_begin < 0 ? 0 : inside_begin;
+    // [inside_begin, inside_end): the region's pixels whose G columns are all inside the input row,
+    // first_col + j step >= 0 and first_col + j step + span < in_w.
+    int64_t inside_begin = first_col >= 0 ? 0 : (-first_col + step - 1) / step;
+    const int64_t last = g.in_w - 1 - span - first_col;  // the largest j step inside
+    int64_t inside_end = last < 0 ? 0 : last / step + 1;
     inside_end = inside_end > g.region_w ? g.region_w : inside_end;
-    if (!flat || !row_inside || inside_begin >= inside_end) inside_begin = inside_end = g.region_w;
-    if (inside_begin < inside_end) {
+    if (!nhwc || !row_inside || inside_begin >= inside_end) inside_begin = inside_end = g.region_w;
+    if (flat && inside_begin < inside_end) {
       const T* columns[kPack];
       for (int e = 0; e < kPack; ++e) columns[e] = input + (ih * g.in_w + first_col + inside_begin + e * g.dilation_w) * channels;
       StagePixel<F, T>(columns, (inside_end - inside_begin) * channels, staged_row + inside_begin * padded);
+    } else if (inside_begin < inside_end) {
+      // Pixel by pixel, no bounds to check (a stride of 2, channels short of the staged pixels).
+      const T* const row_codes = input + ih * g.in_w * s.pixel_stride;
+      for (int64_t j = inside_begin; j < inside_end; ++j) {
+        const T* columns[kPack];
+        for (int e = 0; e < kPack; ++e) columns[e] = row_codes + (first_col + j * step + e * g.dilation_w) * s.pixel_stride;
+        uint32_t* const out = staged_row + j * padded;
+        StagePixel<F, T>(columns, channels, out);
+        std::memset(out + channels, 0, static_cast<size_t>(padded - channels) * 4);
+      }
     }
     for (int64_t j = 0; j < g.region_w; ++j) {
       if (j == inside_begin) j = inside_end;
