@@ -184,6 +184,13 @@ Status ConvFastPath::PrepareAccumulating(OpNode* node, const ConvParams& p, cons
     return Status::Ok();
   }
   const bool int16_input = x.dtype == DataType::kInt16;
+  if (p.groups > 1 && (p.pad_begin[0] != 0 || p.pad_begin[1] != 0 || p.pad_begin[2] != 0)) {
+    // oneDNN 2.6.3's grouped, padded s8 convolutions with a zero point gave wrong sums (one input channel
+    // per group, a dilation, a stride above the kernel: the harness's regression shape); such layers take
+    // the next path (npurt's int8 kernels take them where the CPU has any).
+    NPURT_LOG(kDebug, "%s '%s': grouped and padded, not oneDNN's s32 sums", node->def->name, node->name.c_str());
+    return Status::Ok();
+  }
   const int32_t zp = quant.input_zero_point;
   OnednnConvAccumulate high{false, int16_input ? (zp >> 8) : zp};  // arithmetic shift: floor(zp / 256)
   OnednnConvAccumulate low{true, zp & 255};

@@ -202,9 +202,8 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
       PrepareDepthwise(node, p, weights, sums_ == Sums::kFloat ? bias : nullptr)) {
     return Status::Ok();
   }
-  if (sums_ != Sums::kFloat && p.groups > 1 && p.groups == p.in_channels) {
-    return Status::Ok();  // one input channel per group: the igemm's blocks would be nearly empty
-  }
+  // (One input channel per group and int32 sums too: the igemm's blocks are nearly empty, but the
+  // alternative, oneDNN's s32 sums, got such int16 convolutions wrong.)
   const IgemmKernel* kernel = ChooseIgemmKernel(int16_input);
   if (kernel == nullptr) return Status::Ok();
   const int64_t element_bytes = IgemmElementBytes(kernel->format);
@@ -468,7 +467,7 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
       t.out_stride = t.cols;
       const int64_t m0 = g * group_out + block * nr;
       if (fused_tile_ != nullptr) {
-        // Each tile's codes straight from its registers into the output rows (a Gemm's one row: the row
+        // Each tile's codes straight from its registers into the output rows (a tile of one row: the row
         // tile's sums and the rows' requantization).
         IgemmRequant r;
         r.acc_scale = quant_.acc_scale.data() + m0;
@@ -483,7 +482,7 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
           t.offsets = offsets_.empty() ? nullptr : offsets_.data() + tile * weights_.taps * mr;
           t.first_row = tile * mr - first_row;
           const size_t first = static_cast<size_t>(tile * mr * out_channels_ + m0);
-          if (t.rows == 1 && t.offsets == nullptr && t.taps == 1) {
+          if (t.rows == 1) {
             t.out = sums;
             kernel_->row_tile(t);
             RequantizeRowsParams rq = RowsParams(node, m0, t.cols);
@@ -502,7 +501,7 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
         t.offsets = offsets_.empty() ? nullptr : offsets_.data() + tile * weights_.taps * mr;
         t.first_row = tile * mr - first_row;
         t.out = sums + (tile - tile_begin) * mr * t.cols;
-        (t.rows == 1 && t.offsets == nullptr && t.taps == 1 ? kernel_->row_tile : kernel_->tile)(t);
+        (t.rows == 1 ? kernel_->row_tile : kernel_->tile)(t);
       }
       RequantizeRowsParams rq = RowsParams(node, m0, t.cols);
       rq.out_stride = out_channels_;
@@ -528,8 +527,8 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
         } else {
           t.out = sums + at;
         }
-        // One row of direct rows (a Gemm of one row): the row tile, not mr rows' work for it.
-        (t.rows == 1 && t.offsets == nullptr && t.taps == 1 ? kernel_->row_tile : kernel_->tile)(t);
+        // One row (a Gemm of one row, an image's last pixel): the row tile, not mr rows' work for it.
+        (t.rows == 1 ? kernel_->row_tile : kernel_->tile)(t);
       }
     }
   }

@@ -300,11 +300,18 @@ inline std::vector<ConvCase> ConvCases(uint32_t seed, int random_count) {
     cases.push_back(std::move(c));
     --random_count;
   }
-  // Strided pointwise (ResNet's downsample): after the random cases, which stay what they were.
-  const ConvShape strided_pointwise[] = {{1, 16, 24, 1, 9, 11, 1, 1, 2, 2},  // odd sizes: the last row and column unread
+  // Strided pointwise (ResNet's downsample) and later additions: after the random cases, which stay what
+  // they were.
+  const ConvShape later_shapes[] = {{1, 16, 24, 1, 9, 11, 1, 1, 2, 2},  // odd sizes: the last row and column unread
                                          {2, 8, 8, 1, 7, 10, 1, 1, 3, 2},    // batch 2, different strides
-                                         {1, 5, 4, 1, 1, 9, 1, 1, 1, 2}};    // one row
-  for (const ConvShape& s : strided_pointwise) {
+                                         {1, 5, 4, 1, 1, 9, 1, 1, 1, 2},     // one row
+                                         // 49 pixels: a last tile of one row (MR 4 or 8), also at stride 2
+                                         {1, 20, 40, 1, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                                         {1, 9, 36, 1, 13, 13, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+                                         // one input channel per group, two outputs each, padding, a stride
+                                         // above the kernel, a dilation: oneDNN's s32 sums got it wrong
+                                         {1, 4, 8, 4, 13, 33, 2, 4, 3, 3, 2, 1, 0, 1, 0, 0}};
+  for (const ConvShape& s : later_shapes) {
     for (const auto& mix : mixes) {
       ConvCase c;
       if (MakeConvCase(&rng, s, mix[0], mix[1], acts[i++ % std::size(acts)], &c)) cases.push_back(std::move(c));

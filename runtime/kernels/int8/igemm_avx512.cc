@@ -10,15 +10,15 @@
 namespace npurt {
 
 const IgemmKernel kIgemmAvx512 = {"s8_igemm_8x32c2__avx512", CpuTarget::kAvx512, nullptr, false,
-                                  IgemmFormat::kPairsS16, 8, 32, true, IgemmTile<Avx512Madd, 8, 2>, IgemmRowTile<Avx512Madd, 2>,
+                                  IgemmFormat::kPairsS16, 8, 32, true, IgemmTile<Avx512Madd, 8, 2>, IgemmRowTile<Avx512Madd, 8, 2>,
     NPURT_IGEMM_TILE_REQUANT(Avx512Madd, 8, 2),
                                   IgemmStage<IgemmFormat::kPairsS16>, IgemmStagePadding<IgemmFormat::kPairsS16>};
 const IgemmKernel kIgemmAvx512VnniPairs = {"s8_igemm_8x32c2__avx512vnni", CpuTarget::kAvx512Vnni, nullptr, false,
-                                           IgemmFormat::kPairsS16, 8, 32, true, IgemmTile<Avx512VnniPairs, 8, 2>, IgemmRowTile<Avx512VnniPairs, 2>,
+                                           IgemmFormat::kPairsS16, 8, 32, true, IgemmTile<Avx512VnniPairs, 8, 2>, IgemmRowTile<Avx512VnniPairs, 8, 2>,
     NPURT_IGEMM_TILE_REQUANT(Avx512VnniPairs, 8, 2),
                                            IgemmStage<IgemmFormat::kPairsS16>, IgemmStagePadding<IgemmFormat::kPairsS16>};
 const IgemmKernel kIgemmAvx512Vnni = {"s8_igemm_8x32c4__avx512vnni", CpuTarget::kAvx512Vnni, nullptr, false,
-                                      IgemmFormat::kQuadsU8, 8, 32, false, IgemmTile<Avx512Vnni, 8, 2>, IgemmRowTile<Avx512Vnni, 2>,
+                                      IgemmFormat::kQuadsU8, 8, 32, false, IgemmTile<Avx512Vnni, 8, 2>, IgemmRowTile<Avx512Vnni, 8, 2>,
     NPURT_IGEMM_TILE_REQUANT(Avx512Vnni, 8, 2),
                                       IgemmStage<IgemmFormat::kQuadsU8>, IgemmStagePadding<IgemmFormat::kQuadsU8>};
 

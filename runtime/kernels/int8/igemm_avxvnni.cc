@@ -8,7 +8,7 @@
 namespace npurt {
 
 const IgemmKernel kIgemmAvxVnni = {"s8_igemm_4x16c4__avxvnni", CpuTarget::kAvx2, CpuHasAvxVnni, false,
-                                   IgemmFormat::kQuadsU8, 4, 16, false, IgemmTile<AvxVnni, 4, 2>, IgemmRowTile<AvxVnni, 2>,
+                                   IgemmFormat::kQuadsU8, 4, 16, false, IgemmTile<AvxVnni, 4, 2>, IgemmRowTile<AvxVnni, 4, 2>,
     {},
                                    IgemmStage<IgemmFormat::kQuadsU8>, IgemmStagePadding<IgemmFormat::kQuadsU8>};
 

@@ -169,10 +169,11 @@ void IgemmTileRequant(const IgemmTileArgs& t, const IgemmRequant& r) {
         {IgemmTileRequant<P, MR, NV, 2, false>, IgemmTileRequant<P, MR, NV, 2, true>}        \
   }
 
-// One row of a direct tile (no offsets: a 1x1 convolution's or a Gemm's rows, one tap): kSplit partial
-// sums per vector, K group k into partial k % kSplit (int32 additions wrap, so the order of the sums does
-// not change them).
-template <class P, int NV>
+// A tile of one row (a Gemm of one row; a convolution's last pixel where the pixels are not a multiple of
+// MR, as a 7x7 image's 49th): kSplit partial sums per vector, K group k of each tap into partial k % kSplit
+// (int32 additions wrap, so the order of the sums does not change them), the tap's pixel from row 0 of
+// the tile's offsets (MR apart) or the direct rows.
+template <class P, int MR, int NV>
 void IgemmRowTile(const IgemmTileArgs& t) {
   using Vec = typename P::Vec;
   constexpr int kLanes = P::kLanes, NR = NV * kLanes, kSplit = 4;
@@ -184,8 +185,8 @@ void IgemmRowTile(const IgemmTileArgs& t) {
   }
   const uint8_t* w = t.weights;
   const int kgroups = t.kgroups;
-  {
-    const uint8_t* a = t.base + t.first_row * t.row_bytes;
+  for (int tap = 0; tap < t.taps; ++tap) {
+    const uint8_t* a = t.offsets != nullptr ? t.base + t.offsets[tap * MR] : t.base + t.first_row * t.row_bytes;
     int k = 0;
     for (; k + kSplit <= kgroups; k += kSplit) {
 #pragma GCC unroll 4

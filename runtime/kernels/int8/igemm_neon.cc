@@ -6,7 +6,7 @@
 namespace npurt {
 
 const IgemmKernel kIgemmNeon = {"s8_igemm_4x16c2__neon", CpuTarget::kPortable, nullptr, false,
-                                IgemmFormat::kPairsS16, 4, 16, true, IgemmTile<NeonPairs, 4, 4>, IgemmRowTile<NeonPairs, 4>,
+                                IgemmFormat::kPairsS16, 4, 16, true, IgemmTile<NeonPairs, 4, 4>, IgemmRowTile<NeonPairs, 4, 4>,
     {},
                                 IgemmStage<IgemmFormat::kPairsS16>, IgemmStagePadding<IgemmFormat::kPairsS16>};
 

@@ -8,7 +8,7 @@
 namespace npurt {
 
 const IgemmKernel kIgemmNeonDot = {"s8_igemm_4x16c4__neondot", CpuTarget::kPortable, CpuHasDotProd, false,
-                                   IgemmFormat::kQuadsS8, 4, 16, false, IgemmTile<NeonDot, 4, 4>, IgemmRowTile<NeonDot, 4>,
+                                   IgemmFormat::kQuadsS8, 4, 16, false, IgemmTile<NeonDot, 4, 4>, IgemmRowTile<NeonDot, 4, 4>,
     {},
                                    IgemmStage<IgemmFormat::kQuadsS8>, IgemmStagePadding<IgemmFormat::kQuadsS8>};
 

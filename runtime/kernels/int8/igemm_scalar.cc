@@ -7,7 +7,7 @@
 namespace npurt {
 
 const IgemmKernel kIgemmScalar = {"s8_igemm_4x8c2__scalar", CpuTarget::kPortable, nullptr, false,
-                                  IgemmFormat::kPairsS16, 4, 8, true, IgemmTile<ScalarPairs, 4, 1>, IgemmRowTile<ScalarPairs, 1>,
+                                  IgemmFormat::kPairsS16, 4, 8, true, IgemmTile<ScalarPairs, 4, 1>, IgemmRowTile<ScalarPairs, 4, 1>,
     {},
                                   IgemmStage<IgemmFormat::kPairsS16>, IgemmStagePadding<IgemmFormat::kPairsS16>};
 
