@@ -37,10 +37,10 @@ inline void MaxPoolBlock(const MaxPoolNhwcParams& p, const T* image, int64_t oh,
   for (int i = 0; i < N; ++i) y[i] = acc[i];
 }
 
-// Blocks of 128 bytes of channels, then the tail in blocks of 16 bytes and single channels.
+// Blocks of 128 bytes of channels, then the tail in blocks of 64 and 16 bytes and single channels.
 template <typename T>
 void MaxPoolNhwc(const MaxPoolNhwcParams& p, const T* input, T* output, WorkRange rows) {
-  constexpr int kBlock = 128 / sizeof(T), kSmall = 16 / sizeof(T);
+  constexpr int kBlock = 128 / sizeof(T), kMid = 64 / sizeof(T), kSmall = 16 / sizeof(T);
   const int64_t c = p.channels, count = p.batch * p.out_h;
   const int64_t first = rows.begin < 0 ? 0 : rows.begin > count ? count : rows.begin;
   const int64_t last = rows.end < 0 ? 0 : rows.end > count ? count : rows.end;
@@ -51,6 +51,7 @@ void MaxPoolNhwc(const MaxPoolNhwcParams& p, const T* input, T* output, WorkRang
       T* y = output + (row * p.out_w + ow) * c;
       int64_t c0 = 0;
       for (; c0 + kBlock <= c; c0 += kBlock) MaxPoolBlock<T, kBlock>(p, image, oh, ow, c0, y + c0);
+      for (; c0 + kMid <= c; c0 += kMid) MaxPoolBlock<T, kMid>(p, image, oh, ow, c0, y + c0);
       for (; c0 + kSmall <= c; c0 += kSmall) MaxPoolBlock<T, kSmall>(p, image, oh, ow, c0, y + c0);
       for (; c0 < c; ++c0) MaxPoolBlock<T, 1>(p, image, oh, ow, c0, y + c0);
     }
