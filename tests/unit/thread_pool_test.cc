@@ -1,5 +1,5 @@
-// ThreadPool: every index of a parallel loop runs exactly once, slices are
-// contiguous and run on distinct threads, concurrent callers (contexts on
+// ThreadPool: every index of a parallel loop (and every item of a balanced one)
+// runs exactly once, slices are contiguous and run on distinct threads, concurrent callers (contexts on
 // their own threads) all finish with their own results, and a pool's
 // destructor joins its workers.
 #include "runtime/core/thread_pool.h"
@@ -37,6 +37,33 @@ TEST(ThreadPool, EveryIndexRunsExactlyOnce) {
       for (int64_t i = 0; i < total; ++i) {
         EXPECT_EQ(hits[static_cast<size_t>(i)].load(), 1) << "index " << i << " of " << total << ", " << threads
                                                           << " threads";
+      }
+    }
+  }
+}
+
+// The balanced loop: every item once, each worker index used by one thread at a time (its scratch is its
+// own), items of unequal cost included (a slow first share: the others take what is left of it).
+TEST(ThreadPool, BalancedItemsRunOnceWithEachWorkerOnOneThread) {
+  for (int64_t items : {0, 1, 2, 5, 16, 301}) {
+    for (int workers : {1, 2, 3, 8}) {
+      std::vector<std::atomic<int>> hits(static_cast<size_t>(items));
+      std::vector<std::atomic<int>> busy(static_cast<size_t>(workers));
+      std::atomic<int> overlaps{0}, bad_worker{0};
+      ParallelForBalanced(items, workers, [&](int worker, int64_t i) {
+        if (worker < 0 || worker >= workers) {
+          bad_worker.fetch_add(1);
+          return;
+        }
+        if (busy[static_cast<size_t>(worker)].fetch_add(1) != 0) overlaps.fetch_add(1);
+        if (i < items / workers) std::this_thread::sleep_for(std::chrono::microseconds(50));  // the slow share
+        hits[static_cast<size_t>(i)].fetch_add(1);
+        busy[static_cast<size_t>(worker)].fetch_sub(1);
+      });
+      EXPECT_EQ(bad_worker.load(), 0);
+      EXPECT_EQ(overlaps.load(), 0) << items << " items, " << workers << " workers";
+      for (int64_t i = 0; i < items; ++i) {
+        EXPECT_EQ(hits[static_cast<size_t>(i)].load(), 1) << "item " << i << " of " << items << ", " << workers << " workers";
       }
     }
   }
