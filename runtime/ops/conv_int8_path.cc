@@ -312,13 +312,7 @@ Status ConvInt8Path::PrepareWith(OpNode* node, const ConvParams& p, const ConvQu
   fused_tile_ = nullptr;
   if (sums_ == Sums::kFloat && d2s_.kh == 0 && kernel->tile_requant[0][0] != nullptr &&
       (y.dtype == DataType::kInt8 || y.dtype == DataType::kInt16)) {
-    const RequantizeRowsParams rq = RowsParams(*node, 0, p.out_channels);
-    FoldedClamp clamp = FoldActivationIntoClamp(rq);
-    if (activation_.kind == FusedActivation::kNone && activation_.scale == nullptr) {
-      clamp.folded = true;
-      clamp.lo = static_cast<float>(rq.out_min) - static_cast<float>(rq.out_zero_point);
-      clamp.hi = static_cast<float>(rq.out_max) - static_cast<float>(rq.out_zero_point);
-    }
+    const FoldedClamp clamp = FoldActivationIntoClamp(RowsParams(*node, 0, p.out_channels));
     if (clamp.folded) {
       const int residual_kind = !has_residual_ ? 0 : residual_.type == DataType::kInt16 ? 2 : 1;
       fused_tile_ = kernel->tile_requant[residual_kind][y.dtype == DataType::kInt16 ? 1 : 0];

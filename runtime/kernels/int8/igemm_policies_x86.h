@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "runtime/kernels/int8/igemm.h"
+#include "runtime/kernels/int8/requantize_vectors_x86.h"
 
 namespace npurt {
 namespace {
@@ -43,7 +44,7 @@ struct Avx2Madd {
   static Vec LoadInt(const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
   static void StoreFloat(float* out, Vec v) { _mm256_storeu_ps(out, _mm256_cvtepi32_ps(v)); }
 
-  // The fused requantization (igemm_microkernel.h's IgemmTileRequant): requantize_avx2.cc's operations.
+  // The fused requantization (igemm_microkernel.h's IgemmTileRequant): the rows' steps (requantize_vectors_x86.h).
   // The emulated AVX-512 policies use it per half; the AVX2 kernels themselves do not (with 16 registers
   // the fused tile measured slower than the tile and the rows apart).
   struct Requant {
@@ -95,13 +96,9 @@ struct Avx2Madd {
       const __m256i codes =
           kResidual == 2 ? _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(residual)))
                          : _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(residual)));
-      real = _mm256_add_ps(real, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(codes, c.residual_zp)), c.residual_scale));
+      real = WithResidual(real, codes, c.residual_zp, c.residual_scale);
     }
-    __m256 q = _mm256_round_ps(_mm256_div_ps(real, c.out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0
-    q = _mm256_min_ps(c.hi, _mm256_max_ps(c.lo, q));
-    const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(q), c.zp);
-    return _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return QuantizeReal(real, c.out_scale, c.lo, c.hi, c.zp);
   }
 };
 
@@ -180,7 +177,7 @@ struct Avx512Madd {
   static Vec LoadInt(const int32_t* p) { return _mm512_loadu_si512(p); }
   static void StoreFloat(float* out, Vec v) { _mm512_storeu_ps(out, _mm512_cvtepi32_ps(v)); }
 
-  // The fused requantization (igemm_microkernel.h's IgemmTileRequant): requantize_avx512.cc's operations.
+  // The fused requantization (igemm_microkernel.h's IgemmTileRequant): the rows' steps (requantize_vectors_x86.h).
   struct Requant {
     explicit Requant(const IgemmRequant& r)
         : out_scale(_mm512_set1_ps(r.out_scale)),
@@ -201,14 +198,9 @@ struct Avx512Madd {
     if constexpr (kResidual != 0) {
       const __m512i codes = kResidual == 2 ? _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(k, residual))
                                            : _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, residual));
-      real = _mm512_add_ps(real, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(codes, c.residual_zp)), c.residual_scale));
+      real = WithResidual(real, codes, c.residual_zp, c.residual_scale);
     }
-    const __m512 q = _mm512_div_ps(real, c.out_scale);
-    // Clamped before the rounding (the bounds are integers); NaN lanes convert as 0, as the reference's.
-    const __mmask16 number = _mm512_cmp_ps_mask(q, q, _CMP_ORD_Q);
-    const __m512 clamped = _mm512_min_ps(c.hi, _mm512_max_ps(c.lo, q));
-    const __m512i v = _mm512_add_epi32(
-        _mm512_maskz_cvt_roundps_epi32(number, clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), c.zp);
+    const __m512i v = QuantizeReal(real, c.out_scale, c.lo, c.hi, c.zp);
     if constexpr (kOut16) {
       _mm256_mask_storeu_epi16(out, k, _mm512_cvtepi32_epi16(v));
     } else {

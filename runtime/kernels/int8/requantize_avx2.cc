@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include "runtime/kernels/int8/requantize_kernels.h"
+#include "runtime/kernels/int8/requantize_vectors_x86.h"
 #include "runtime/kernels/portable/requantize_float_rows.h"
 #include "runtime/kernels/ref/quantize.h"
 
@@ -66,18 +67,13 @@ void Rows(const RequantizeRowsParams& p, const Constants& shared, const float* s
             residual16
                 ? _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const int16_t*>(residual) + at)))
                 : _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(static_cast<const int8_t*>(residual) + at)));
-        real = _mm256_add_ps(real, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(codes, k.residual_zp)), k.residual_scale));
+        real = WithResidual(real, codes, k.residual_zp, k.residual_scale);
       }
       real = Activate<A>(k, real);
       if constexpr (kAffine) {  // product, then sum, each rounded
         real = _mm256_add_ps(_mm256_mul_ps(real, _mm256_loadu_ps(affine_scale + m)), _mm256_loadu_ps(affine_shift + m));
       }
-      __m256 q = _mm256_round_ps(_mm256_div_ps(real, k.out_scale), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN quantizes as 0
-      q = _mm256_min_ps(k.hi, _mm256_max_ps(k.lo, q));
-      const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(q), k.zp);
-      // Saturating packs are exact here: v is already within the output type's range.
-      const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+      const __m128i words = QuantizeReal(real, k.out_scale, k.lo, k.hi, k.zp);
       if constexpr (kOut16) {
         _mm_storeu_si128(reinterpret_cast<__m128i*>(static_cast<int16_t*>(out) + at), words);
       } else {

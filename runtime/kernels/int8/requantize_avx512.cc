@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include "runtime/kernels/int8/requantize_kernels.h"
+#include "runtime/kernels/int8/requantize_vectors_x86.h"
 #include "runtime/kernels/portable/requantize_float_rows.h"
 
 // GCC 12 warns inside its own AVX-512 headers (the undefined-vector idiom of the widening intrinsics).
@@ -62,20 +63,14 @@ inline void Vector(const Constants& c, const float* __restrict acc_scale, const 
     const __m512i codes =
         residual16 ? _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(k, static_cast<const int16_t*>(residual) + at))
                    : _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, static_cast<const int8_t*>(residual) + at));
-    real = _mm512_add_ps(real, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(codes, c.residual_zp)), c.residual_scale));
+    real = WithResidual(real, codes, c.residual_zp, c.residual_scale);
   }
   real = Activate<A>(c, real);
   if constexpr (kAffine) {  // product, then sum, each rounded
     real = _mm512_add_ps(_mm512_mul_ps(real, _mm512_maskz_loadu_ps(k, affine_scale + m)),
                          _mm512_maskz_loadu_ps(k, affine_shift + m));
   }
-  const __m512 q = _mm512_div_ps(real, c.out_scale);
-  // Clamped before the rounding, which is the same as after it (the bounds are integers); NaN lanes
-  // convert as 0 (the masked conversion), as the reference quantizes NaN.
-  const __mmask16 number = _mm512_cmp_ps_mask(q, q, _CMP_ORD_Q);
-  const __m512 clamped = _mm512_min_ps(c.hi, _mm512_max_ps(c.lo, q));
-  const __m512i v = _mm512_add_epi32(
-      _mm512_maskz_cvt_roundps_epi32(number, clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), c.zp);
+  const __m512i v = QuantizeReal(real, c.out_scale, c.lo, c.hi, c.zp);
   // v is within the output type: narrowing is exact.
   if constexpr (kOut16) {
     _mm256_mask_storeu_epi16(static_cast<int16_t*>(out) + at, k, _mm512_cvtepi32_epi16(v));

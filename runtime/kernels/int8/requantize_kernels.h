@@ -21,7 +21,8 @@ const std::vector<RequantizeRowsKernel>& AllRequantizeRowsKernels();
 
 // A Relu or Clip(a, b) without an affine, folded into the output's clamp: dividing by a positive scale and
 // rounding are monotonic, so clamp(round(clip(x, a, b) / s), lo, hi) = clamp(round(x / s), max(lo, A),
-// min(hi, B)) with A = round(a / s), B = round(b / s) (Relu: a = 0, b = +inf), wherever the two ranges meet.
+// min(hi, B)) with A = round(a / s), B = round(b / s) (Relu: a = 0, b = +inf; no activation: the clamp as
+// it is), wherever the two ranges meet.
 // NaN stays NaN either way. The bounds are relative to the zero point, as the rows' clamp.
 struct FoldedClamp {
   bool folded = false;
@@ -34,6 +35,8 @@ inline FoldedClamp FoldActivationIntoClamp(const RequantizeRowsParams& p) {
   float a = 0.0f, b = INFINITY;
   if (act.kind == FusedActivation::kClip) {
     a = act.a, b = act.b;
+  } else if (act.kind == FusedActivation::kNone) {
+    a = -INFINITY;
   } else if (act.kind != FusedActivation::kRelu) {
     return f;
   }
