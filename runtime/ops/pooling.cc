@@ -33,10 +33,17 @@ struct PoolState : OpState {
   // 2-D MaxPool of float or of codes kept as they are: runs channels-last (kernels/portable/max_pool_nhwc.h),
   // staging an NCHW input or output in the node's scratch.
   bool nhwc = false;
-  bool nhwc_avx2 = false;  // the kernel compiled for AVX2 (kernels/x86/max_pool_nhwc_avx2.h)
+  // The channels-last kernel for the tensor type, chosen at prepare (the AVX2 build where the CPU has it).
+  void (*nhwc_kernel)(const MaxPoolNhwcParams& p, const void* in, void* out, WorkRange rows) = nullptr;
   MaxPoolNhwcParams nhwc_params;
   size_t staged_input_bytes = 0;
 };
+
+// A channels-last MaxPool kernel of element type T behind the state's untyped pointer.
+template <typename T, void (*kKernel)(const MaxPoolNhwcParams&, const T*, T*, WorkRange)>
+void NhwcMaxPoolOf(const MaxPoolNhwcParams& p, const void* in, void* out, WorkRange rows) {
+  kKernel(p, static_cast<const T*>(in), static_cast<T*>(out), rows);
+}
 
 struct GlobalPoolState : OpState {
   S8GlobalPoolParams s8;  // INT8 only
@@ -180,9 +187,16 @@ void ChooseNhwcMaxPool(OpNode* node, PoolState* state) {
   node->scratch_bytes = state->staged_input_bytes + static_cast<size_t>(node->outputs[0]->num_elements()) * elem;
   node->channels_last_io = true;
   node->kernel = "max_pool__nhwc";
+  state->nhwc_kernel = t == DataType::kFloat32 ? NhwcMaxPoolOf<float, f32_max_pool__nhwc>
+                       : t == DataType::kInt16 ? NhwcMaxPoolOf<int16_t, s16_max_pool__nhwc>
+                                               : NhwcMaxPoolOf<int8_t, s8_max_pool__nhwc>;
 #if NPURT_HAVE_X86_KERNELS
-  state->nhwc_avx2 = ActiveCpuTarget() >= CpuTarget::kAvx2;
-  if (state->nhwc_avx2) node->kernel = "max_pool__nhwc_avx2";
+  if (ActiveCpuTarget() >= CpuTarget::kAvx2) {
+    node->kernel = "max_pool__nhwc_avx2";
+    state->nhwc_kernel = t == DataType::kFloat32 ? NhwcMaxPoolOf<float, f32_max_pool__nhwc_avx2>
+                         : t == DataType::kInt16 ? NhwcMaxPoolOf<int16_t, s16_max_pool__nhwc_avx2>
+                                                 : NhwcMaxPoolOf<int8_t, s8_max_pool__nhwc_avx2>;
+  }
 #endif
   state->nhwc = true;
 }
@@ -224,26 +238,7 @@ Status NhwcMaxPoolEval(OpNode* node, const PoolState& state) {
   void* out = y.channels_last ? y.data : staged_output;
   const int64_t taps = p.kernel_h * p.kernel_w;
   ParallelFor(p.batch * p.out_h, ThreadsFor(*node, y.num_elements() * taps), [&](int64_t begin, int64_t end) {
-    const WorkRange rows{begin, end};
-#if NPURT_HAVE_X86_KERNELS
-    if (state.nhwc_avx2) {
-      if (y.dtype == DataType::kFloat32) {
-        f32_max_pool__nhwc_avx2(p, static_cast<const float*>(in), static_cast<float*>(out), rows);
-      } else if (y.dtype == DataType::kInt16) {
-        s16_max_pool__nhwc_avx2(p, static_cast<const int16_t*>(in), static_cast<int16_t*>(out), rows);
-      } else {
-        s8_max_pool__nhwc_avx2(p, static_cast<const int8_t*>(in), static_cast<int8_t*>(out), rows);
-      }
-      return;
-    }
-#endif
-    if (y.dtype == DataType::kFloat32) {
-      f32_max_pool__nhwc(p, static_cast<const float*>(in), static_cast<float*>(out), rows);
-    } else if (y.dtype == DataType::kInt16) {
-      s16_max_pool__nhwc(p, static_cast<const int16_t*>(in), static_cast<int16_t*>(out), rows);
-    } else {
-      s8_max_pool__nhwc(p, static_cast<const int8_t*>(in), static_cast<int8_t*>(out), rows);
-    }
+    state.nhwc_kernel(p, in, out, WorkRange{begin, end});
   });
   if (!y.channels_last) {
     ParallelFor(p.batch * out_spatial, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
