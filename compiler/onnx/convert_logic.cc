@@ -1,6 +1,6 @@
-// Import-only comparison, logic, selection and rounding ops (Equal, Less,
-// Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor, Not, Where, Floor, Ceil,
-// Abs). Exporters use them in shape computations (e.g. PyTorch's
+// Import-only comparison, logic and selection ops (Equal, Less, Greater,
+// LessOrEqual, GreaterOrEqual, And, Or, Xor, Not, Where), and the rounding ops'
+// constants (Floor, Ceil, Round, Abs, Sign of any type). Exporters use them in shape computations (e.g. PyTorch's
 // Reshape/Expand with -1); npurt evaluates them during import, so every input
 // must be a constant once the input shapes are fixed.
 #include <cmath>
@@ -102,11 +102,16 @@ Status ConvertWhere(NodeContext& ctx, std::vector<int>* outputs) {
 }
 
 Status ConvertRounding(NodeContext& ctx, std::vector<int>* outputs) {
+  // A run-time value is the runtime op's (float, int8); a constant of any type (int64 shape
+  // arithmetic too) folds here.
+  if (!ctx.has_input(0) || !ctx.is_constant(0)) return ConvertGeneric(ctx, outputs);
   const std::string& op = ctx.op_type();
   return FoldElementwise(ctx, 1, true, DataType::kFloat32,
                          [&op](const long double* v) -> long double {
                            if (op == "Floor") return std::floor(v[0]);
                            if (op == "Ceil") return std::ceil(v[0]);
+                           if (op == "Round") return std::nearbyint(v[0]);  // halves to even
+                           if (op == "Sign") return v[0] > 0 ? 1 : v[0] < 0 ? -1 : v[0];
                            return std::fabs(v[0]);  // Abs
                          },
                          outputs);

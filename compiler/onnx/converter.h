@@ -159,7 +159,7 @@ Status ConvertCompare(NodeContext& ctx, std::vector<int>* outputs);  // Equal, L
 Status ConvertLogical(NodeContext& ctx, std::vector<int>* outputs);  // And, Or, Xor
 Status ConvertNot(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertWhere(NodeContext& ctx, std::vector<int>* outputs);
-Status ConvertRounding(NodeContext& ctx, std::vector<int>* outputs);  // Floor, Ceil, Abs
+Status ConvertRounding(NodeContext& ctx, std::vector<int>* outputs);  // Floor, Ceil, Round, Abs, Sign
 
 }  // namespace onnx_import
 }  // namespace compiler

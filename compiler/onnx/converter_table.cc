@@ -36,6 +36,11 @@ const std::vector<OnnxConverter>& RuntimeOpOverrides() {
       {"MaxPool", ConvertGeneric, kRt, "no Indices output"},
       {"BatchNormalization", ConvertGeneric, kRt, "inference mode"},
       {"LayerNormalization", ConvertGeneric, kRt, "output Y only"},
+      {"Floor", ConvertRounding, kRt, "constants of any type folded"},
+      {"Ceil", ConvertRounding, kRt, "constants of any type folded"},
+      {"Round", ConvertRounding, kRt, "constants of any type folded"},
+      {"Abs", ConvertRounding, kRt, "constants of any type folded"},
+      {"Sign", ConvertRounding, kRt, "constants of any type folded"},
   };
   return table;
 }
@@ -66,9 +71,6 @@ const std::vector<OnnxConverter>& ImporterOps() {
       {"Xor", ConvertLogical, kImp, ""},
       {"Not", ConvertNot, kImp, ""},
       {"Where", ConvertWhere, kImp, ""},
-      {"Floor", ConvertRounding, kImp, ""},
-      {"Ceil", ConvertRounding, kImp, ""},
-      {"Abs", ConvertRounding, kImp, ""},
   };
   return table;
 }

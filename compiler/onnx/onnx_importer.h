@@ -55,7 +55,7 @@ std::vector<OnnxOpSupport> SupportedOnnxOps();
 
 // The opset range of the default domain the importer accepts.
 constexpr int kMinOnnxOpset = 1;
-constexpr int kMaxOnnxOpset = 17;
+constexpr int kMaxOnnxOpset = 19;
 
 }  // namespace compiler
 }  // namespace npurt

@@ -31,9 +31,12 @@ struct Plan {
 bool IsConstant(const Graph& g, int t) { return t >= 0 && g.tensors()[t].is_constant; }
 bool IsFloat(const Graph& g, int t) { return t >= 0 && g.tensors()[t].dtype == DataType::kFloat32; }
 
-const char* const kUnary[] = {"Relu", "Clip", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh",
-                              "Exp",  "Log",  "Sqrt",      "Erf",     "Softmax",     "AveragePool",
-                              "GlobalAveragePool", "Resize"};
+const char* const kUnary[] = {"Relu",  "Clip",  "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh",
+                              "Exp",   "Log",   "Sqrt",      "Erf",     "Sin",         "Cos",       "Tan",
+                              "Asin",  "Acos",  "Atan",      "Sinh",    "Cosh",        "Asinh",     "Acosh",
+                              "Atanh", "Elu",   "Selu",      "Celu",    "ThresholdedRelu", "Softplus", "Softsign",
+                              "Mish",  "Abs",   "Floor",     "Ceil",    "Round",       "Sign",      "Softmax",
+                              "AveragePool",    "GlobalAveragePool",    "Resize"};
 const char* const kDataMovement[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Transpose", "Slice",
                                      "Split",   "Gather",  "Pad",     "MaxPool",   "GlobalMaxPool"};
 const char* const kElementwise[] = {"Add", "Sub", "Mul", "Max", "Min", "Concat"};

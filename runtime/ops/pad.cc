@@ -1,9 +1,9 @@
-// Pad: mode constant (default), reflect or edge. Pads come from attribute
+// Pad: mode constant (default), reflect, edge or wrap (opset 19). Pads come from attribute
 // `pads` (opset < 11, with float attribute `value`) or constant input 1
 // (opset >= 11, optional input 2 constant_value, opset 18 optional input 3
 // axes), laid out [x1_begin, x2_begin, ..., x1_end, x2_end, ...].
 // Negative pads crop. As in onnxruntime, cropping happens first and reflect/
-// edge then mirror or repeat the cropped region.
+// edge/wrap then mirror, repeat or cycle the cropped region.
 //
 // Element copies serve every type. Quantized (INT8 with quantization
 // parameters) data keeps its parameters (the output must carry the same) and
@@ -26,7 +26,7 @@
 namespace npurt {
 namespace {
 
-enum class PadMode { kConstant, kReflect, kEdge };
+enum class PadMode { kConstant, kReflect, kEdge, kWrap };
 
 struct PadDim {
   int64_t crop_begin;  // input elements dropped at the start
@@ -110,6 +110,8 @@ Status MakePadPlan(const Attributes& attrs, const std::vector<const Tensor*>& in
     plan->mode = PadMode::kReflect;
   } else if (mode == "edge") {
     plan->mode = PadMode::kEdge;
+  } else if (mode == "wrap") {  // opset 19
+    plan->mode = PadMode::kWrap;
   } else {
     return NPURT_ERROR(kModelInvalid, "Pad: mode '%s' is not supported", mode.c_str());
   }
@@ -178,8 +180,9 @@ Status MakePadPlan(const Attributes& attrs, const std::vector<const Tensor*>& in
                           "Pad: pad on dim %d is too large", axis);
     p.out = p.kept + p.pad_begin + pad_end;
     if (p.pad_begin > 0 || pad_end > 0) {
-      if (plan->mode == PadMode::kEdge) {
-        NPURT_CHECK_OR_RETURN(p.kept >= 1, kModelInvalid, "Pad: edge mode needs a non-empty dim %d", axis);
+      if (plan->mode == PadMode::kEdge || plan->mode == PadMode::kWrap) {
+        NPURT_CHECK_OR_RETURN(p.kept >= 1, kModelInvalid, "Pad: %s mode needs a non-empty dim %d",
+                              plan->mode == PadMode::kEdge ? "edge" : "wrap", axis);
       } else if (plan->mode == PadMode::kReflect) {
         NPURT_CHECK_OR_RETURN(p.kept >= 2 && p.pad_begin < p.kept && pad_end < p.kept, kModelInvalid,
                               "Pad: reflect pads on dim %d must be smaller than the dim (%" PRId64 ")", axis, p.kept);
@@ -212,6 +215,7 @@ int64_t MapIndex(const PadDim& p, PadMode mode, int64_t o) {
       case PadMode::kConstant: return -1;
       case PadMode::kEdge: j = std::clamp<int64_t>(j, 0, p.kept - 1); break;
       case PadMode::kReflect: j = j < 0 ? -j : 2 * (p.kept - 1) - j; break;
+      case PadMode::kWrap: j = (j % p.kept + p.kept) % p.kept; break;  // pads may exceed the dim
     }
   }
   return p.crop_begin + j;

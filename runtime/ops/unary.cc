@@ -1,5 +1,5 @@
-// Elementwise float32 activations: Relu, Clip, LeakyRelu, Sigmoid, HardSigmoid,
-// HardSwish, Tanh, Exp, Log, Sqrt, Erf. Clip takes min/max as attributes
+// Elementwise float32 functions of one input, every op of NPURT_UNARY_OPS
+// (runtime/kernels/ref/unary.h): activations, math, trigonometry, rounding. Clip takes min/max as attributes
 // (opset < 11) or as optional scalar inputs 1 and 2 (opset >= 11); the inputs
 // are read at eval, so they need not be constant.
 //
@@ -57,17 +57,10 @@ struct UnaryState : OpState {
 
 const char* OpName(UnaryOp op) {
   switch (op) {
-    case UnaryOp::kRelu: return "Relu";
-    case UnaryOp::kClip: return "Clip";
-    case UnaryOp::kLeakyRelu: return "LeakyRelu";
-    case UnaryOp::kSigmoid: return "Sigmoid";
-    case UnaryOp::kHardSigmoid: return "HardSigmoid";
-    case UnaryOp::kHardSwish: return "HardSwish";
-    case UnaryOp::kTanh: return "Tanh";
-    case UnaryOp::kExp: return "Exp";
-    case UnaryOp::kLog: return "Log";
-    case UnaryOp::kSqrt: return "Sqrt";
-    case UnaryOp::kErf: return "Erf";
+#define NPURT_UNARY_NAME(name) \
+  case UnaryOp::k##name: return #name;
+    NPURT_UNARY_OPS(NPURT_UNARY_NAME)
+#undef NPURT_UNARY_NAME
   }
   return "?";
 }
@@ -99,6 +92,15 @@ Status ReadParams(UnaryOp op, const Attributes& attrs, UnaryParams* p) {
     case UnaryOp::kClip:
       NPURT_RETURN_IF_ERROR(attrs.GetFloat("min", -std::numeric_limits<float>::infinity(), &p->lo));
       return attrs.GetFloat("max", std::numeric_limits<float>::infinity(), &p->hi);
+    case UnaryOp::kElu:
+    case UnaryOp::kThresholdedRelu: return attrs.GetFloat("alpha", 1.0f, &p->alpha);
+    case UnaryOp::kCelu:
+      NPURT_RETURN_IF_ERROR(attrs.GetFloat("alpha", 1.0f, &p->alpha));
+      NPURT_CHECK_OR_RETURN(p->alpha != 0.0f, kModelInvalid, "Celu: alpha must not be 0");
+      return Status::Ok();
+    case UnaryOp::kSelu:  // ONNX's defaults, written as float32
+      NPURT_RETURN_IF_ERROR(attrs.GetFloat("alpha", 1.67326319217681884765625f, &p->alpha));
+      return attrs.GetFloat("gamma", 1.05070102214813232421875f, &p->gamma);
     default: return Status::Ok();
   }
 }
@@ -284,27 +286,11 @@ Status UnaryEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpRelu = {"Relu", 1, 1, 1, 1, UnaryInfer<UnaryOp::kRelu>, UnaryPrepare<UnaryOp::kRelu>,
-                              UnaryEval<UnaryOp::kRelu>};
-extern const OpDef kOpClip = {"Clip", 1, 3, 1, 1, UnaryInfer<UnaryOp::kClip>, UnaryPrepare<UnaryOp::kClip>,
-                              UnaryEval<UnaryOp::kClip>};
-extern const OpDef kOpLeakyRelu = {"LeakyRelu", 1, 1, 1, 1, UnaryInfer<UnaryOp::kLeakyRelu>,
-                                   UnaryPrepare<UnaryOp::kLeakyRelu>, UnaryEval<UnaryOp::kLeakyRelu>};
-extern const OpDef kOpSigmoid = {"Sigmoid", 1, 1, 1, 1, UnaryInfer<UnaryOp::kSigmoid>, UnaryPrepare<UnaryOp::kSigmoid>,
-                                 UnaryEval<UnaryOp::kSigmoid>};
-extern const OpDef kOpHardSigmoid = {"HardSigmoid", 1, 1, 1, 1, UnaryInfer<UnaryOp::kHardSigmoid>,
-                                     UnaryPrepare<UnaryOp::kHardSigmoid>, UnaryEval<UnaryOp::kHardSigmoid>};
-extern const OpDef kOpHardSwish = {"HardSwish", 1, 1, 1, 1, UnaryInfer<UnaryOp::kHardSwish>,
-                                   UnaryPrepare<UnaryOp::kHardSwish>, UnaryEval<UnaryOp::kHardSwish>};
-extern const OpDef kOpTanh = {"Tanh", 1, 1, 1, 1, UnaryInfer<UnaryOp::kTanh>, UnaryPrepare<UnaryOp::kTanh>,
-                              UnaryEval<UnaryOp::kTanh>};
-extern const OpDef kOpExp = {"Exp", 1, 1, 1, 1, UnaryInfer<UnaryOp::kExp>, UnaryPrepare<UnaryOp::kExp>,
-                             UnaryEval<UnaryOp::kExp>};
-extern const OpDef kOpLog = {"Log", 1, 1, 1, 1, UnaryInfer<UnaryOp::kLog>, UnaryPrepare<UnaryOp::kLog>,
-                             UnaryEval<UnaryOp::kLog>};
-extern const OpDef kOpSqrt = {"Sqrt", 1, 1, 1, 1, UnaryInfer<UnaryOp::kSqrt>, UnaryPrepare<UnaryOp::kSqrt>,
-                              UnaryEval<UnaryOp::kSqrt>};
-extern const OpDef kOpErf = {"Erf", 1, 1, 1, 1, UnaryInfer<UnaryOp::kErf>, UnaryPrepare<UnaryOp::kErf>,
-                             UnaryEval<UnaryOp::kErf>};
+#define NPURT_UNARY_OPDEF(name)                                                                          \
+  extern const OpDef kOp##name = {#name, 1, UnaryOp::k##name == UnaryOp::kClip ? 3 : 1, 1, 1,           \
+                                  UnaryInfer<UnaryOp::k##name>, UnaryPrepare<UnaryOp::k##name>,          \
+                                  UnaryEval<UnaryOp::k##name>};
+NPURT_UNARY_OPS(NPURT_UNARY_OPDEF)
+#undef NPURT_UNARY_OPDEF
 
 }  // namespace npurt

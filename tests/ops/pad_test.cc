@@ -52,6 +52,24 @@ TEST(PadOp, ReflectAndEdge1D) {
   EXPECT_EQ(edge.FloatOutput(), (std::vector<float>{1, 1, 1, 2, 3, 3}));
 }
 
+TEST(PadOp, WrapOpset19RepeatsTheDimCyclically) {
+  // numpy.pad(mode='wrap'): pads longer than the dim wrap more than once.
+  OpRunner wrap("Pad");
+  wrap.attrs().SetString("mode", "wrap");
+  wrap.AddFloatInput({3}, {1, 2, 3});
+  wrap.AddInt64Input({2}, {4, 2});
+  ASSERT_TRUE(wrap.Run().ok());
+  EXPECT_EQ(wrap.FloatOutput(), (std::vector<float>{3, 1, 2, 3, 1, 2, 3, 1, 2}));
+
+  OpRunner wrap2d("Pad");
+  wrap2d.attrs().SetString("mode", "wrap");
+  wrap2d.AddFloatInput({2, 2}, {1, 2, 3, 4});
+  wrap2d.AddInt64Input({4}, {1, 0, 0, 1});  // one row before, one column after
+  ASSERT_TRUE(wrap2d.Run().ok());
+  EXPECT_EQ(wrap2d.OutputShape(), (Shape{3, 3}));
+  EXPECT_EQ(wrap2d.FloatOutput(), (std::vector<float>{3, 4, 3, 1, 2, 1, 3, 4, 3}));
+}
+
 TEST(PadOp, Reflect2D) {
   // numpy.pad([[1,2,3],[4,5,6]], ((1,1),(2,0)), mode="reflect")
   OpRunner op("Pad");
@@ -167,7 +185,8 @@ TEST(PadOp, RejectsBadModels) {
   EXPECT_EQ(run("constant", {3}, {-2, -2}), StatusCode::kModelInvalid);  // crops more than dim
   EXPECT_EQ(run("constant", {3}, {INT64_MIN, 0}), StatusCode::kModelInvalid);
   EXPECT_EQ(run("constant", {3}, {INT64_MAX, INT64_MAX}), StatusCode::kModelInvalid);
-  EXPECT_EQ(run("wrap", {3}, {1, 1}), StatusCode::kModelInvalid);
+  EXPECT_EQ(run("wrap", {2}, {-2, 1}), StatusCode::kModelInvalid);  // wrap of nothing
+  EXPECT_EQ(run("circular", {3}, {1, 1}), StatusCode::kModelInvalid);
 
   OpRunner bad_value_type("Pad");
   bad_value_type.AddFloatInput({2}, {1, 2});

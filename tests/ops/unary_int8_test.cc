@@ -100,6 +100,18 @@ TEST(UnaryInt8, MatchesFloatOracleOnEveryCode) {
       {"Log", nullptr, 0.01f, 0.5f},
       {"Sqrt", nullptr, 0.01f, 0.5f},
       {"Erf", nullptr, 0.005f, 0.05f},
+      {"Sin", nullptr, 0.01f, 0.1f},
+      {"Cos", nullptr, 0.01f, 0.1f},
+      {"Atan", nullptr, 0.01f, 0.1f},
+      {"Elu", [](Attributes* a) { a->SetFloat("alpha", 0.7f); }, 0.005f, 0.05f},
+      {"Selu", nullptr, 0.005f, 0.05f},
+      {"Softplus", nullptr, 0.005f, 0.1f},
+      {"Softsign", nullptr, 0.01f, 0.2f},
+      {"Mish", nullptr, 0.005f, 0.1f},
+      {"Abs", nullptr, 0.002f, 0.5f},
+      {"Floor", nullptr, 0.01f, 0.1f},
+      {"Round", nullptr, 0.01f, 0.1f},
+      {"Sign", nullptr, 0.002f, 0.5f},
   };
   std::mt19937 rng(7767517);
   std::uniform_int_distribution<int> tail(1, 40);

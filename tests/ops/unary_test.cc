@@ -74,6 +74,70 @@ TEST(UnaryOp, TranscendentalFunctions) {
   ExpectNear(RunUnary("Erf", {0, 1, -0.5f, 3}), {0, 0.842700793f, -0.520499878f, 0.999977910f}, 1e-6f);
 }
 
+TEST(UnaryOp, Trigonometry) {
+  ExpectNear(RunUnary("Sin", {0, 1.570796327f, -1}), {0, 1, -0.841470985f}, 1e-6f);
+  ExpectNear(RunUnary("Cos", {0, 3.141592654f, 1}), {1, -1, 0.540302306f}, 1e-6f);
+  ExpectNear(RunUnary("Tan", {0, 0.5f}), {0, 0.546302490f}, 1e-6f);
+  ExpectNear(RunUnary("Asin", {0.5f, -1}), {0.523598776f, -1.570796327f}, 1e-6f);
+  ExpectNear(RunUnary("Acos", {0.5f, 1}), {1.047197551f, 0}, 1e-6f);
+  ExpectNear(RunUnary("Atan", {1, -1}), {0.785398163f, -0.785398163f}, 1e-6f);
+  ExpectNear(RunUnary("Sinh", {1, 0}), {1.175201194f, 0}, 1e-6f);
+  ExpectNear(RunUnary("Cosh", {1, 0}), {1.543080635f, 1}, 1e-6f);
+  ExpectNear(RunUnary("Asinh", {1}), {0.881373587f}, 1e-6f);
+  ExpectNear(RunUnary("Acosh", {2, 1}), {1.316957897f, 0}, 1e-6f);
+  ExpectNear(RunUnary("Atanh", {0.5f, 0}), {0.549306144f, 0}, 1e-6f);
+  EXPECT_TRUE(std::isnan(RunUnary("Asin", {2})[0]));
+  EXPECT_TRUE(std::isnan(RunUnary("Acosh", {0.5f})[0]));
+}
+
+TEST(UnaryOp, ExponentialLinearUnitsDefaultsAndAttributes) {
+  ExpectNear(RunUnary("Elu", {-1, 0, 2}), {-0.632120559f, 0, 2}, 1e-6f);
+  OpRunner elu("Elu");
+  elu.attrs().SetFloat("alpha", 2.0f);
+  ExpectNear(RunUnary(&elu, {-1, 3}), {-1.264241118f, 3}, 1e-6f);
+
+  ExpectNear(RunUnary("Selu", {-1, 0, 2}), {-1.111330738f, 0, 2.101401975f}, 1e-6f);
+  OpRunner selu("Selu");
+  selu.attrs().SetFloat("alpha", 2.0f);
+  selu.attrs().SetFloat("gamma", 3.0f);
+  ExpectNear(RunUnary(&selu, {-1, 1}), {3 * 2 * -0.632120559f, 3}, 1e-6f);
+
+  ExpectNear(RunUnary("Celu", {-1, 3}), {-0.632120559f, 3}, 1e-6f);
+  OpRunner celu("Celu");
+  celu.attrs().SetFloat("alpha", 2.0f);
+  ExpectNear(RunUnary(&celu, {-1, 3}), {-0.786938681f, 3}, 1e-6f);
+  OpRunner zero("Celu");
+  zero.attrs().SetFloat("alpha", 0.0f);
+  zero.AddFloatInput({1}, {1});
+  EXPECT_EQ(zero.Run().code(), StatusCode::kModelInvalid);
+
+  EXPECT_EQ(RunUnary("ThresholdedRelu", {0.5f, 1, 2, -3}), (std::vector<float>{0, 0, 2, 0}));
+  OpRunner thresholded("ThresholdedRelu");
+  thresholded.attrs().SetFloat("alpha", 0.25f);
+  EXPECT_EQ(RunUnary(&thresholded, {0.5f, 0.25f}), (std::vector<float>{0.5f, 0}));
+}
+
+TEST(UnaryOp, SoftplusSoftsignMishStayFiniteAtExtremes) {
+  ExpectNear(RunUnary("Softplus", {0, 2, -2, 100, -100}), {0.693147181f, 2.126928011f, 0.126928011f, 100, 3.8e-44f},
+             1e-6f);
+  EXPECT_EQ(RunUnary("Softplus", {1000})[0], 1000.0f);  // log(1 + e^1000) without overflow
+  ExpectNear(RunUnary("Softsign", {1, -3, 0}), {0.5f, -0.75f, 0}, 1e-7f);
+  ExpectNear(RunUnary("Mish", {1, -1, 0, 50, -200}), {0.865098388f, -0.303401461f, 0, 50, 0}, 1e-6f);
+}
+
+TEST(UnaryOp, RoundingAndSign) {
+  EXPECT_EQ(RunUnary("Abs", {-2.5f, 0, 3}), (std::vector<float>{2.5f, 0, 3}));
+  EXPECT_EQ(RunUnary("Floor", {-1.5f, 1.5f, 2}), (std::vector<float>{-2, 1, 2}));
+  EXPECT_EQ(RunUnary("Ceil", {-1.5f, 1.2f, 2}), (std::vector<float>{-1, 2, 2}));
+  // Halves to even, as ONNX Round.
+  EXPECT_EQ(RunUnary("Round", {0.5f, 1.5f, 2.5f, -2.5f, -1.4f, 2.6f}), (std::vector<float>{0, 2, 2, -2, -1, 3}));
+  const std::vector<float> sign = RunUnary("Sign", {-3, 0, 2, std::numeric_limits<float>::quiet_NaN()});
+  EXPECT_EQ(sign[0], -1.0f);
+  EXPECT_EQ(sign[1], 0.0f);
+  EXPECT_EQ(sign[2], 1.0f);
+  EXPECT_TRUE(std::isnan(sign[3]));
+}
+
 TEST(UnaryOp, LogAndSqrtOutsideDomain) {
   const std::vector<float> log = RunUnary("Log", {0, -1});
   EXPECT_TRUE(std::isinf(log[0]) && log[0] < 0);

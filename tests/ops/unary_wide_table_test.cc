@@ -55,7 +55,7 @@ TEST(UnaryWideTable, EveryCodeGivesTheReferenceFormulasBits) {
                                {DataType::kInt16, DataType::kInt8},
                                {DataType::kInt8, DataType::kInt16}};
   for (const char* name : {"Relu", "Clip", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Exp", "Log",
-                           "Sqrt", "Erf"}) {
+                           "Sqrt", "Erf", "Sin", "Elu", "Softplus", "Mish", "Round", "Sign"}) {
     for (const auto& mix : mixes) {
       std::string kernel, ref_kernel;
       std::vector<uint8_t> want;

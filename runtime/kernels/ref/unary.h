@@ -10,25 +10,25 @@
 
 namespace npurt {
 
+// Every elementwise function of one input, listed once: the enum, the kernels' dispatch and the ops'
+// definitions (runtime/ops/unary.cc) are generated from it. UnaryValue below holds each formula.
+#define NPURT_UNARY_OPS(X)                                                                                  \
+  X(Relu) X(Clip) X(LeakyRelu) X(Sigmoid) X(HardSigmoid) X(HardSwish) X(Tanh) X(Exp) X(Log) X(Sqrt) X(Erf) \
+  X(Sin) X(Cos) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Asinh) X(Acosh) X(Atanh) X(Elu) X(Selu)   \
+  X(Celu) X(ThresholdedRelu) X(Softplus) X(Softsign) X(Mish) X(Abs) X(Floor) X(Ceil) X(Round) X(Sign)
+
 enum class UnaryOp {
-  kRelu,         // x < 0 ? 0 : x (NaN passes through)
-  kClip,         // min(max(x, lo), hi); lo > hi gives hi, like numpy.clip
-  kLeakyRelu,    // x < 0 ? alpha * x : x
-  kSigmoid,      // 1 / (1 + exp(-x)), without overflow for large |x|
-  kHardSigmoid,  // max(0, min(1, alpha * x + beta))
-  kHardSwish,    // x * max(0, min(1, x / 6 + 0.5))
-  kTanh,
-  kExp,
-  kLog,
-  kSqrt,
-  kErf,
+#define NPURT_UNARY_ENUM(name) k##name,
+  NPURT_UNARY_OPS(NPURT_UNARY_ENUM)
+#undef NPURT_UNARY_ENUM
 };
 
 struct UnaryParams {
   UnaryOp op = UnaryOp::kRelu;
   int64_t count = 0;
-  float alpha = 0.0f;  // LeakyRelu, HardSigmoid
+  float alpha = 0.0f;  // LeakyRelu, HardSigmoid, Elu, Selu, Celu, ThresholdedRelu
   float beta = 0.0f;   // HardSigmoid
+  float gamma = 0.0f;  // Selu
   float lo = 0.0f;     // Clip
   float hi = 0.0f;     // Clip
 };
@@ -63,9 +63,55 @@ inline float UnaryValue(const UnaryParams& p, float v) {
     return std::log(v);
   } else if constexpr (kOp == UnaryOp::kSqrt) {
     return std::sqrt(v);
-  } else {
-    static_assert(kOp == UnaryOp::kErf, "unknown unary op");
+  } else if constexpr (kOp == UnaryOp::kErf) {
     return std::erf(v);
+  } else if constexpr (kOp == UnaryOp::kSin) {
+    return std::sin(v);
+  } else if constexpr (kOp == UnaryOp::kCos) {
+    return std::cos(v);
+  } else if constexpr (kOp == UnaryOp::kTan) {
+    return std::tan(v);
+  } else if constexpr (kOp == UnaryOp::kAsin) {
+    return std::asin(v);
+  } else if constexpr (kOp == UnaryOp::kAcos) {
+    return std::acos(v);
+  } else if constexpr (kOp == UnaryOp::kAtan) {
+    return std::atan(v);
+  } else if constexpr (kOp == UnaryOp::kSinh) {
+    return std::sinh(v);
+  } else if constexpr (kOp == UnaryOp::kCosh) {
+    return std::cosh(v);
+  } else if constexpr (kOp == UnaryOp::kAsinh) {
+    return std::asinh(v);
+  } else if constexpr (kOp == UnaryOp::kAcosh) {
+    return std::acosh(v);
+  } else if constexpr (kOp == UnaryOp::kAtanh) {
+    return std::atanh(v);
+  } else if constexpr (kOp == UnaryOp::kElu) {  // x < 0 ? alpha (e^x - 1) : x
+    return v < 0.0f ? p.alpha * std::expm1(v) : v;
+  } else if constexpr (kOp == UnaryOp::kSelu) {  // gamma (x <= 0 ? alpha (e^x - 1) : x)
+    return p.gamma * (v <= 0.0f ? p.alpha * std::expm1(v) : v);
+  } else if constexpr (kOp == UnaryOp::kCelu) {  // max(0, x) + min(0, alpha (e^(x / alpha) - 1))
+    return v > 0.0f ? v : p.alpha * std::expm1(v / p.alpha);
+  } else if constexpr (kOp == UnaryOp::kThresholdedRelu) {
+    return v > p.alpha ? v : 0.0f;
+  } else if constexpr (kOp == UnaryOp::kSoftplus) {  // log(1 + e^x), without overflow for large x
+    return v > 0.0f ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
+  } else if constexpr (kOp == UnaryOp::kSoftsign) {
+    return v / (1.0f + std::fabs(v));
+  } else if constexpr (kOp == UnaryOp::kMish) {  // x tanh(softplus(x))
+    return v * std::tanh(UnaryValue<UnaryOp::kSoftplus>(p, v));
+  } else if constexpr (kOp == UnaryOp::kAbs) {
+    return std::fabs(v);
+  } else if constexpr (kOp == UnaryOp::kFloor) {
+    return std::floor(v);
+  } else if constexpr (kOp == UnaryOp::kCeil) {
+    return std::ceil(v);
+  } else if constexpr (kOp == UnaryOp::kRound) {  // halves to even
+    return std::nearbyint(v);
+  } else {
+    static_assert(kOp == UnaryOp::kSign, "unknown unary op");
+    return v > 0.0f ? 1.0f : v < 0.0f ? -1.0f : v;  // 0 and NaN stay
   }
 }
 

@@ -26,17 +26,10 @@ void Tabulate(const UnaryParams& p, float in_scale, int32_t in_zp, float out_sca
 void BuildS8UnaryTable(const UnaryParams& p, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
                        int8_t* table) {
   switch (p.op) {
-    case UnaryOp::kRelu: Tabulate<UnaryOp::kRelu>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kClip: Tabulate<UnaryOp::kClip>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kLeakyRelu: Tabulate<UnaryOp::kLeakyRelu>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kSigmoid: Tabulate<UnaryOp::kSigmoid>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kHardSigmoid: Tabulate<UnaryOp::kHardSigmoid>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kHardSwish: Tabulate<UnaryOp::kHardSwish>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kTanh: Tabulate<UnaryOp::kTanh>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kExp: Tabulate<UnaryOp::kExp>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kLog: Tabulate<UnaryOp::kLog>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kSqrt: Tabulate<UnaryOp::kSqrt>(p, in_scale, in_zp, out_scale, out_zp, table); break;
-    case UnaryOp::kErf: Tabulate<UnaryOp::kErf>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+#define NPURT_UNARY_CASE(name) \
+  case UnaryOp::k##name: Tabulate<UnaryOp::k##name>(p, in_scale, in_zp, out_scale, out_zp, table); break;
+    NPURT_UNARY_OPS(NPURT_UNARY_CASE)
+#undef NPURT_UNARY_CASE
   }
 }
 
@@ -54,17 +47,10 @@ void Compute(const QuantizedUnaryParams& q, const In* x, Out* y) {
 template <typename In, typename Out>
 void ComputeTyped(const QuantizedUnaryParams& q, const In* x, Out* y) {
   switch (q.unary.op) {
-    case UnaryOp::kRelu: Compute<UnaryOp::kRelu>(q, x, y); break;
-    case UnaryOp::kClip: Compute<UnaryOp::kClip>(q, x, y); break;
-    case UnaryOp::kLeakyRelu: Compute<UnaryOp::kLeakyRelu>(q, x, y); break;
-    case UnaryOp::kSigmoid: Compute<UnaryOp::kSigmoid>(q, x, y); break;
-    case UnaryOp::kHardSigmoid: Compute<UnaryOp::kHardSigmoid>(q, x, y); break;
-    case UnaryOp::kHardSwish: Compute<UnaryOp::kHardSwish>(q, x, y); break;
-    case UnaryOp::kTanh: Compute<UnaryOp::kTanh>(q, x, y); break;
-    case UnaryOp::kExp: Compute<UnaryOp::kExp>(q, x, y); break;
-    case UnaryOp::kLog: Compute<UnaryOp::kLog>(q, x, y); break;
-    case UnaryOp::kSqrt: Compute<UnaryOp::kSqrt>(q, x, y); break;
-    case UnaryOp::kErf: Compute<UnaryOp::kErf>(q, x, y); break;
+#define NPURT_UNARY_CASE(name) \
+  case UnaryOp::k##name: Compute<UnaryOp::k##name>(q, x, y); break;
+    NPURT_UNARY_OPS(NPURT_UNARY_CASE)
+#undef NPURT_UNARY_CASE
   }
 }
 

@@ -297,6 +297,32 @@ void AddActivationCases(Rng* rng, Suite* suite) {
   AddUnary(rng, suite, "Sqrt", 13, 0.0f, 1e-3f, {}, "_small");
   for (int i = 0; i < 2; ++i) AddUnary(rng, suite, "Erf", 13, -4.0f, 4.0f);
   AddSoftmax(rng, suite);
+  // Math, trigonometry and rounding (after the others: their cases keep their random draws).
+  AddUnary(rng, suite, "Sin", 7, -6.0f, 6.0f);
+  AddUnary(rng, suite, "Cos", 7, -6.0f, 6.0f);
+  AddUnary(rng, suite, "Tan", 7, -1.2f, 1.2f);
+  AddUnary(rng, suite, "Asin", 7, -0.99f, 0.99f);
+  AddUnary(rng, suite, "Acos", 7, -0.99f, 0.99f);
+  AddUnary(rng, suite, "Atan", 7, -8.0f, 8.0f);
+  AddUnary(rng, suite, "Sinh", 9, -4.0f, 4.0f);
+  AddUnary(rng, suite, "Cosh", 9, -4.0f, 4.0f);
+  AddUnary(rng, suite, "Asinh", 9, -8.0f, 8.0f);
+  AddUnary(rng, suite, "Acosh", 9, 1.0f, 8.0f);
+  AddUnary(rng, suite, "Atanh", 9, -0.99f, 0.99f);
+  AddUnary(rng, suite, "Elu", 6, -6.0f, 6.0f, {}, "_default");
+  AddUnary(rng, suite, "Elu", 6, -6.0f, 6.0f, {AttrFloat("alpha", 0.5f)}, "_alpha0p5");
+  AddUnary(rng, suite, "Selu", 6, -6.0f, 6.0f, {}, "_default");
+  AddUnary(rng, suite, "Selu", 6, -6.0f, 6.0f, {AttrFloat("alpha", 2.0f), AttrFloat("gamma", 0.5f)}, "_custom");
+  AddUnary(rng, suite, "Celu", 12, -6.0f, 6.0f, {AttrFloat("alpha", 1.5f)}, "_alpha1p5");
+  AddUnary(rng, suite, "ThresholdedRelu", 10, -3.0f, 3.0f, {AttrFloat("alpha", 0.3f)}, "_alpha0p3");
+  AddUnary(rng, suite, "Softplus", 1, -30.0f, 30.0f);
+  AddUnary(rng, suite, "Softsign", 1, -8.0f, 8.0f);
+  AddUnary(rng, suite, "Mish", 18, -10.0f, 10.0f);
+  AddUnary(rng, suite, "Abs", 13, -8.0f, 8.0f);
+  AddUnary(rng, suite, "Floor", 13, -8.0f, 8.0f);
+  AddUnary(rng, suite, "Ceil", 13, -8.0f, 8.0f);
+  AddUnary(rng, suite, "Round", 11, -8.0f, 8.0f);
+  AddUnary(rng, suite, "Sign", 13, -8.0f, 8.0f);
 }
 
 void AddFusedChainCases(Rng* rng, Suite* suite) {
