@@ -40,7 +40,7 @@ Status ConvertSoftmax(NodeContext& ctx, std::vector<int>* outputs) {
   Attributes attrs;
   NPURT_RETURN_IF_ERROR(ctx.CopyAttributes(&attrs, {"opset"}));
   attrs.SetInt("opset", ctx.opset());
-  return ctx.Emit("Softmax", ctx.inputs(), std::move(attrs), 1, outputs);
+  return ctx.Emit(ctx.op_type(), ctx.inputs(), std::move(attrs), 1, outputs);  // Softmax, LogSoftmax
 }
 
 }  // namespace onnx_import

@@ -31,6 +31,7 @@ const std::vector<OnnxConverter>& RuntimeOpOverrides() {
       {"Pad", ConvertPad, kRt, ""},
       {"Clip", ConvertClip, kRt, "min/max as attributes (opset < 11) or inputs (opset >= 11)"},
       {"Softmax", ConvertSoftmax, kRt, "opset <= 12 and >= 13 semantics"},
+      {"LogSoftmax", ConvertSoftmax, kRt, "opset <= 12 and >= 13 semantics"},
       {"Resize", ConvertResize, kRt, "nearest and linear; opset 10 and >= 11 forms"},
       {"Cast", ConvertCast, kRt, "DOUBLE becomes FLOAT"},
       {"MaxPool", ConvertGeneric, kRt, "no Indices output"},

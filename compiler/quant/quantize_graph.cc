@@ -35,7 +35,7 @@ const char* const kUnary[] = {"Relu",  "Clip",  "LeakyRelu", "Sigmoid", "HardSig
                               "Exp",   "Log",   "Sqrt",      "Erf",     "Sin",         "Cos",       "Tan",
                               "Asin",  "Acos",  "Atan",      "Sinh",    "Cosh",        "Asinh",     "Acosh",
                               "Atanh", "Elu",   "Selu",      "Celu",    "ThresholdedRelu", "Softplus", "Softsign",
-                              "Mish",  "Abs",   "Floor",     "Ceil",    "Round",       "Sign",      "Softmax",
+                              "Mish",  "Abs",   "Floor",     "Ceil",    "Round",       "Sign",      "Softmax",     "LogSoftmax",
                               "AveragePool",    "GlobalAveragePool",    "Resize"};
 const char* const kDataMovement[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Transpose", "Slice",
                                      "Split",   "Gather",  "Pad",     "MaxPool",   "GlobalMaxPool"};

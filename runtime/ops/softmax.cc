@@ -1,11 +1,12 @@
-// Softmax. Opset <= 12 coerces the input to 2-D at `axis` (default 1) and
+// Softmax and LogSoftmax. Opset <= 12 coerces the input to 2-D at `axis` (default 1) and
 // normalizes over everything from `axis` on; opset >= 13 normalizes over the
 // single `axis` (default -1). The compiler stores the model's opset in the int
 // attribute `opset`; without it, opset 13 semantics apply.
 //
 // INT8 (quantized models): INT8 in, INT8 out, each with per-tensor
 // quantization; the reference dequantizes, runs the float softmax and
-// quantizes (runtime/kernels/ref/softmax.h).
+// quantizes (runtime/kernels/ref/softmax.h). LogSoftmax's quantized form is
+// that reference (the optimized tables and rows compute Softmax only).
 #include "runtime/kernels/ref/softmax.h"
 
 #include <algorithm>
@@ -30,43 +31,48 @@ struct SoftmaxState : OpState {
 };
 
 // Resolves the normalized axis and whether the opset <= 12 (coerce to 2-D) rule applies.
-Status ReadAxis(const Attributes& attrs, int rank, int* axis, bool* coerce_2d) {
+Status ReadAxis(const char* name, const Attributes& attrs, int rank, int* axis, bool* coerce_2d) {
   int64_t opset = 0;
   NPURT_RETURN_IF_ERROR(attrs.GetInt("opset", 13, &opset));
-  NPURT_CHECK_OR_RETURN(opset >= 1, kModelInvalid, "Softmax: bad opset %lld", static_cast<long long>(opset));
+  NPURT_CHECK_OR_RETURN(opset >= 1, kModelInvalid, "%s: bad opset %lld", name, static_cast<long long>(opset));
   *coerce_2d = opset <= 12;
   int64_t raw_axis = 0;
   NPURT_RETURN_IF_ERROR(attrs.GetInt("axis", *coerce_2d ? 1 : -1, &raw_axis));
-  NPURT_CHECK_OR_RETURN(rank >= 1, kModelInvalid, "Softmax: input must have rank >= 1");
-  return NormalizeAxis("Softmax", raw_axis, rank, axis);
+  NPURT_CHECK_OR_RETURN(rank >= 1, kModelInvalid, "%s: input must have rank >= 1", name);
+  return NormalizeAxis(name, raw_axis, rank, axis);
 }
 
+template <bool kLog>
 Status SoftmaxInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
-  NPURT_CHECK_OR_RETURN(inputs.size() == 1, kModelInvalid, "Softmax: expects 1 input, got %zu", inputs.size());
-  NPURT_CHECK_OR_RETURN(outputs->size() == 1, kModelInvalid, "Softmax: expects 1 output, got %zu", outputs->size());
+  const char* name = kLog ? "LogSoftmax" : "Softmax";
+  NPURT_CHECK_OR_RETURN(inputs.size() == 1, kModelInvalid, "%s: expects 1 input, got %zu", name, inputs.size());
+  NPURT_CHECK_OR_RETURN(outputs->size() == 1, kModelInvalid, "%s: expects 1 output, got %zu", name, outputs->size());
   const Tensor* x = inputs[0];
-  NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "Softmax: input 0 is missing");
+  NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "%s: input 0 is missing", name);
   const bool quantized = IsQuantizedActivationType(x->dtype);
-  if (!quantized) NPURT_RETURN_IF_ERROR(ExpectInputType("Softmax", x, DataType::kFloat32, 0));
-  NPURT_CHECK_OR_RETURN(x->num_elements() >= 0, kModelInvalid, "Softmax: bad input shape %s",
+  if (!quantized) NPURT_RETURN_IF_ERROR(ExpectInputType(name, x, DataType::kFloat32, 0));
+  NPURT_CHECK_OR_RETURN(x->num_elements() >= 0, kModelInvalid, "%s: bad input shape %s", name,
                         ShapeToString(x->shape).c_str());
   int axis = 0;
   bool coerce_2d = false;
-  NPURT_RETURN_IF_ERROR(ReadAxis(attrs, x->rank(), &axis, &coerce_2d));
+  NPURT_RETURN_IF_ERROR(ReadAxis(name, attrs, x->rank(), &axis, &coerce_2d));
   (*outputs)[0].shape = x->shape;
   (*outputs)[0].dtype = x->dtype;
-  if (quantized) NPURT_RETURN_IF_ERROR(QuantizedOutputType("Softmax", attrs, x->dtype, &(*outputs)[0].dtype));
+  if (quantized) NPURT_RETURN_IF_ERROR(QuantizedOutputType(name, attrs, x->dtype, &(*outputs)[0].dtype));
   return Status::Ok();
 }
 
+template <bool kLog>
 Status SoftmaxPrepare(OpNode* node) {
+  const char* name = kLog ? "LogSoftmax" : "Softmax";
   const Shape& shape = node->inputs[0]->shape;
   int axis = 0;
   bool coerce_2d = false;
-  NPURT_RETURN_IF_ERROR(ReadAxis(node->attrs, static_cast<int>(shape.size()), &axis, &coerce_2d));
+  NPURT_RETURN_IF_ERROR(ReadAxis(name, node->attrs, static_cast<int>(shape.size()), &axis, &coerce_2d));
   auto state = std::make_unique<SoftmaxState>();
   SoftmaxParams& p = state->params;
   p.outer = p.axis_size = p.inner = 1;
+  p.log = kLog;
   for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
     if (d < axis) {
       p.outer *= shape[d];
@@ -79,19 +85,19 @@ Status SoftmaxPrepare(OpNode* node) {
   if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
     const Tensor& y = *node->outputs[0];
     NPURT_CHECK_OR_RETURN(IsQuantizedActivationType(y.dtype), kModelInvalid,
-                          "Softmax: output '%s' is %s, expected INT8 or INT16", y.name.c_str(), DataTypeName(y.dtype));
+                          "%s: output '%s' is %s, expected INT8 or INT16", name, y.name.c_str(), DataTypeName(y.dtype));
     ActivationQuant in, out;
-    NPURT_RETURN_IF_ERROR(GetActivationQuant("Softmax", *node->inputs[0], "input", &in));
-    NPURT_RETURN_IF_ERROR(GetActivationQuant("Softmax", y, "output", &out));
+    NPURT_RETURN_IF_ERROR(GetActivationQuant(name, *node->inputs[0], "input", &in));
+    NPURT_RETURN_IF_ERROR(GetActivationQuant(name, y, "output", &out));
     state->s8.softmax = p;
     state->s8.in_scale = in.scale;
     state->s8.in_zero_point = in.zero_point;
     state->s8.out_scale = out.scale;
     state->s8.out_zero_point = out.zero_point;
-    state->s8_table = node->inputs[0]->dtype == DataType::kInt8 && y.dtype == DataType::kInt8 &&
+    state->s8_table = !kLog && node->inputs[0]->dtype == DataType::kInt8 && y.dtype == DataType::kInt8 &&
                       p.axis_size >= kSoftmaxTableMinAxis && ActiveCpuTarget() != CpuTarget::kRef;
     if (state->s8_table) node->kernel = "s8_softmax__table";
-    state->rows = !state->s8_table && ActiveCpuTarget() != CpuTarget::kRef;
+    state->rows = !kLog && !state->s8_table && ActiveCpuTarget() != CpuTarget::kRef;
     if (state->rows) {
       node->kernel = "quantized_softmax__rows";
       state->slots = ThreadPool::HardwareThreads();
@@ -139,6 +145,7 @@ Status SoftmaxEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpSoftmax = {"Softmax", 1, 1, 1, 1, SoftmaxInfer, SoftmaxPrepare, SoftmaxEval};
+extern const OpDef kOpSoftmax = {"Softmax", 1, 1, 1, 1, SoftmaxInfer<false>, SoftmaxPrepare<false>, SoftmaxEval};
+extern const OpDef kOpLogSoftmax = {"LogSoftmax", 1, 1, 1, 1, SoftmaxInfer<true>, SoftmaxPrepare<true>, SoftmaxEval};
 
 }  // namespace npurt

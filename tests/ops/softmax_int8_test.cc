@@ -58,6 +58,27 @@ TEST(SoftmaxInt8, MatchesFloatOracleOnRandomShapesAndAxes) {
   stats.Expect(1.0);
 }
 
+TEST(SoftmaxInt8, LogSoftmaxMatchesFloatOracle) {
+  std::mt19937 rng(2718);
+  std::uniform_int_distribution<int> rank_dist(1, 3), dim_dist(1, 9), coin(0, 1);
+  OracleStats stats;
+  for (int trial = 0; trial < 60; ++trial) {
+    Shape shape(static_cast<size_t>(rank_dist(rng)));
+    for (int64_t& d : shape) d = dim_dist(rng);
+    const int rank = static_cast<int>(shape.size());
+    std::uniform_int_distribution<int> axis_dist(-rank, rank - 1);
+    Attributes attrs;
+    attrs.SetInt("axis", axis_dist(rng));
+    if (coin(rng) == 0) attrs.SetInt("opset", 11);
+    const OracleInput x =
+        OracleInput::Int8(shape, RandomCodes(&rng, NumElements(shape)), RandomQuant(&rng, 0.01f, 0.2f));
+    // Outputs <= 0: a zero point near the top of the range.
+    const QuantInfo out = PerTensor(std::uniform_real_distribution<float>(0.02f, 0.1f)(rng), 120);
+    testing::RunAgainstFloatOracle("LogSoftmax", attrs, {x}, {out}, &stats);
+  }
+  stats.Expect(1.0);
+}
+
 TEST(SoftmaxInt8, RejectsMissingQuantization) {
   OpRunner op("Softmax");
   op.AddInput<int8_t>({2}, {1, 2}, DataType::kInt8);

@@ -27,6 +27,28 @@ TEST(SoftmaxOp, DefaultIsLastAxis) {
   ExpectAllNear(op.FloatOutput(), {0.090030573f, 0.244728471f, 0.665240956f, 1 / 3.0f, 1 / 3.0f, 1 / 3.0f}, 1e-7f);
 }
 
+TEST(SoftmaxOp, LogSoftmaxIsShiftedLogits) {
+  // log(softmax(x)) = x - max - log(sum exp(x - max)): for {1, 2, 3}, log(e^-2 + e^-1 + 1) = 0.407605964.
+  OpRunner op("LogSoftmax");
+  op.AddFloatInput({2, 3}, {1, 2, 3, 1000, 0, -1000});
+  ASSERT_TRUE(op.Run().ok());
+  // Where softmax rounds to 0 the log stays finite (-1000 and -2000), not -inf.
+  ExpectAllNear(op.FloatOutput(), {-2.407605964f, -1.407605964f, -0.407605964f, 0, -1000, -2000}, 1e-5f);
+
+  OpRunner coerced("LogSoftmax");  // opset 11: over everything from axis 1 on
+  coerced.attrs().SetInt("opset", 11);
+  coerced.AddFloatInput({1, 2, 2}, {0, 0, 0, 0});
+  ASSERT_TRUE(coerced.Run().ok());
+  ExpectAllNear(coerced.FloatOutput(), std::vector<float>(4, -1.386294361f), 1e-6f);
+
+  OpRunner bad_axis("LogSoftmax");
+  bad_axis.attrs().SetInt("axis", 2);
+  bad_axis.AddFloatInput({2, 3}, std::vector<float>(6));
+  const Status s = bad_axis.Run();
+  EXPECT_EQ(s.code(), StatusCode::kModelInvalid);
+  EXPECT_NE(s.message().find("LogSoftmax"), std::string::npos) << s.message();
+}
+
 TEST(SoftmaxOp, LargeInputsDoNotOverflow) {
   OpRunner op("Softmax");
   op.AddFloatInput({3}, {1000, 1001, -1000});

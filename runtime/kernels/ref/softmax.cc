@@ -18,6 +18,11 @@ void f32_softmax__ref(const SoftmaxParams& p, const float* x, float* y) {
         y[base + k * stride] = e;
         sum += e;
       }
+      if (p.log) {
+        const float log_sum = static_cast<float>(std::log(sum));
+        for (int64_t k = 0; k < n; ++k) y[base + k * stride] = (x[base + k * stride] - max) - log_sum;
+        continue;
+      }
       const float scale = static_cast<float>(1.0 / sum);
       for (int64_t k = 0; k < n; ++k) y[base + k * stride] *= scale;
     }

@@ -1,5 +1,7 @@
-// Softmax over one axis of a tensor viewed as [outer, axis_size, inner].
-// Numerically stable (subtracts the row maximum); the output may alias the input.
+// Softmax and LogSoftmax over one axis of a tensor viewed as [outer, axis_size,
+// inner]. Numerically stable (subtracts the row maximum); the output may alias
+// the input. LogSoftmax is (x - max) - log(sum exp(x - max)), never log of a
+// rounded-to-zero softmax.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@ struct SoftmaxParams {
   int64_t outer = 1;
   int64_t axis_size = 1;
   int64_t inner = 1;
+  bool log = false;  // LogSoftmax
 };
 
 void f32_softmax__ref(const SoftmaxParams& params, const float* input, float* output);

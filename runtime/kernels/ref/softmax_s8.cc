@@ -27,6 +27,14 @@ void QuantizedSoftmax(const S8SoftmaxParams& q, const T* x, TOut* y) {
       const float max = DequantizeValue(max_code, in_scale, in_zp);
       double sum = 0.0;
       for (int64_t k = 0; k < n; ++k) sum += std::exp(DequantizeValue(x[base + k * stride], in_scale, in_zp) - max);
+      if (p.log) {
+        const float log_sum = static_cast<float>(std::log(sum));
+        for (int64_t k = 0; k < n; ++k) {
+          const float v = (DequantizeValue(x[base + k * stride], in_scale, in_zp) - max) - log_sum;
+          y[base + k * stride] = static_cast<TOut>(QuantizeValue(v, q.out_scale, q.out_zero_point, kMin, kMax));
+        }
+        continue;
+      }
       const float scale = static_cast<float>(1.0 / sum);
       for (int64_t k = 0; k < n; ++k) {
         const float e = std::exp(DequantizeValue(x[base + k * stride], in_scale, in_zp) - max);

@@ -88,20 +88,21 @@ void AddClip(Rng* rng, Suite* suite) {
   suite->Add("Clip", c);
 }
 
-void AddSoftmax(Rng* rng, Suite* suite) {
+void AddSoftmax(Rng* rng, Suite* suite, const std::string& op = "Softmax") {
   // Opset 11 coerces to 2-D at `axis`; opset 13 normalizes over one axis.
   for (int opset : {11, 13}) {
     for (int axis : {0, 2, -1, 99, opset == 11 ? -3 : 1}) {  // 99: the default
       const Ints shape = {2, rng->Int(1, 5), rng->Int(2, 6), rng->Int(2, 7)};
-      Case c("softmax" + std::to_string(opset) + (axis == 99 ? "_axisdefault" : "_axis" + Num(axis)) + "_" +
+      Case c(Lower(op) + std::to_string(opset) + (axis == 99 ? "_axisdefault" : "_axis" + Num(axis)) + "_" +
                  ShapeTag(shape),
              opset, rng);
       Attrs attrs;
       if (axis != 99) attrs.push_back(AttrInt("axis", axis));
-      c.Output(c.Node("Softmax", {c.Input(shape, -5.0f, 5.0f)}, attrs));
-      suite->Add("Softmax", c);
+      c.Output(c.Node(op, {c.Input(shape, -5.0f, 5.0f)}, attrs));
+      suite->Add(op, c);
     }
   }
+  if (op != "Softmax") return;
   const Ints shape = {3, 11};  // 2-D, the classifier head
   Case c("softmax13_axis1_" + ShapeTag(shape), 13, rng);
   c.Output(c.Node("Softmax", {c.Input(shape, -8.0f, 8.0f)}, {AttrInt("axis", 1)}));
@@ -323,6 +324,7 @@ void AddActivationCases(Rng* rng, Suite* suite) {
   AddUnary(rng, suite, "Ceil", 13, -8.0f, 8.0f);
   AddUnary(rng, suite, "Round", 11, -8.0f, 8.0f);
   AddUnary(rng, suite, "Sign", 13, -8.0f, 8.0f);
+  AddSoftmax(rng, suite, "LogSoftmax");
 }
 
 void AddFusedChainCases(Rng* rng, Suite* suite) {
