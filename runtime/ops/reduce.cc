@@ -1,6 +1,8 @@
-// ReduceSum, ReduceMean, ReduceMax. Axes come from the `axes` attribute
-// (ReduceSum < 13, others < 18) or a constant input 1 (ReduceSum >= 13, all
-// >= 18). Empty axes reduce everything unless noop_with_empty_axes = 1, which
+// The reductions of NPURT_REDUCE_OPS (runtime/kernels/ref/reduce.h): ReduceSum,
+// ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceL1, ReduceL2,
+// ReduceLogSum, ReduceLogSumExp, ReduceSumSquare. Axes come from the `axes`
+// attribute (ReduceSum < 13, others < 18) or a constant input 1 (ReduceSum >=
+// 13, all >= 18). Empty axes reduce everything unless noop_with_empty_axes = 1, which
 // makes the op an identity.
 #include <string>
 #include <utility>
@@ -18,9 +20,10 @@ struct ReduceState : OpState {
 
 const char* OpName(ReduceOp op) {
   switch (op) {
-    case ReduceOp::kSum: return "ReduceSum";
-    case ReduceOp::kMean: return "ReduceMean";
-    case ReduceOp::kMax: return "ReduceMax";
+#define NPURT_REDUCE_NAME(name) \
+  case ReduceOp::k##name: return "Reduce" #name;
+    NPURT_REDUCE_OPS(NPURT_REDUCE_NAME)
+#undef NPURT_REDUCE_NAME
   }
   return "?";
 }
@@ -82,7 +85,7 @@ Status ReduceInfer(const Attributes& attrs, const std::vector<const Tensor*>& in
   const Tensor* x = inputs[0];
   NPURT_CHECK_OR_RETURN(x != nullptr, kModelInvalid, "%s: input 0 is missing", name);
   const DataType t = x->dtype;
-  const bool integer_ok = kOp != ReduceOp::kMean && (t == DataType::kInt32 || t == DataType::kInt64);
+  const bool integer_ok = ReduceTakesIntegers(kOp) && (t == DataType::kInt32 || t == DataType::kInt64);
   NPURT_CHECK_OR_RETURN(t == DataType::kFloat32 || integer_ok, kModelInvalid, "%s: input type %s is not supported",
                         name, DataTypeName(t));
   NPURT_CHECK_OR_RETURN(x->num_elements() >= 0, kModelInvalid, "%s: bad input shape %s", name,
@@ -171,11 +174,10 @@ Status ReduceEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpReduceMean = {"ReduceMean", 1, 2, 1, 1, ReduceInfer<ReduceOp::kMean>,
-                                    ReducePrepare<ReduceOp::kMean>, ReduceEval<ReduceOp::kMean>};
-extern const OpDef kOpReduceMax = {"ReduceMax", 1, 2, 1, 1, ReduceInfer<ReduceOp::kMax>, ReducePrepare<ReduceOp::kMax>,
-                                   ReduceEval<ReduceOp::kMax>};
-extern const OpDef kOpReduceSum = {"ReduceSum", 1, 2, 1, 1, ReduceInfer<ReduceOp::kSum>, ReducePrepare<ReduceOp::kSum>,
-                                   ReduceEval<ReduceOp::kSum>};
+#define NPURT_REDUCE_OPDEF(name)                                                                          \
+  extern const OpDef kOpReduce##name = {"Reduce" #name, 1, 2, 1, 1, ReduceInfer<ReduceOp::k##name>,     \
+                                        ReducePrepare<ReduceOp::k##name>, ReduceEval<ReduceOp::k##name>};
+NPURT_REDUCE_OPS(NPURT_REDUCE_OPDEF)
+#undef NPURT_REDUCE_OPDEF
 
 }  // namespace npurt

@@ -196,6 +196,79 @@ TEST(ReduceOp, EmptyReductionGivesIdentity) {
   EXPECT_EQ(no_outputs.OutputShape(), (Shape{0, 1}));
 }
 
+TEST(ReduceOp, MinProdNormsAndLogs) {
+  // x = [[1, -2, 3], [-4, 5, 0.5]] over axis 1.
+  auto run = [](const char* name) {
+    OpRunner op(name);
+    op.attrs().SetInts("axes", {1});
+    op.attrs().SetInt("keepdims", 0);
+    op.AddFloatInput({2, 3}, {1, -2, 3, -4, 5, 0.5f});
+    EXPECT_TRUE(op.Run().ok()) << name;
+    return op.FloatOutput();
+  };
+  EXPECT_EQ(run("ReduceMin"), (std::vector<float>{-2, -4}));
+  EXPECT_EQ(run("ReduceProd"), (std::vector<float>{-6, -10}));
+  EXPECT_EQ(run("ReduceL1"), (std::vector<float>{6, 9.5f}));
+  ExpectAllNear(run("ReduceL2"), {3.741657387f, 6.422616289f}, 1e-6f);  // sqrt(14), sqrt(41.25)
+  EXPECT_EQ(run("ReduceSumSquare"), (std::vector<float>{14, 41.25f}));
+  // log(sum exp): log(e + e^-2 + e^3) = 3.132845..., log(e^-4 + e^5 + e^0.5) = 5.011170...
+  ExpectAllNear(run("ReduceLogSumExp"), {3.132845234f, 5.011169791f}, 1e-5f);
+
+  OpRunner log_sum("ReduceLogSum");
+  log_sum.AddFloatInput({3}, {1, 2, 4});
+  ASSERT_TRUE(log_sum.Run().ok());
+  ExpectAllNear(log_sum.FloatOutput(), {1.945910149f}, 1e-6f);  // log(7)
+}
+
+TEST(ReduceOp, LogSumExpDoesNotOverflow) {
+  OpRunner op("ReduceLogSumExp");
+  op.AddFloatInput({3}, {1000, 1000, -1000});
+  ASSERT_TRUE(op.Run().ok());
+  ExpectAllNear(op.FloatOutput(), {1000.693147f}, 1e-3f);  // 1000 + log(2)
+
+  OpRunner inf("ReduceLogSumExp");
+  inf.AddFloatInput({2}, {-INFINITY, -INFINITY});
+  ASSERT_TRUE(inf.Run().ok());
+  EXPECT_TRUE(std::isinf(inf.FloatOutput()[0]) && inf.FloatOutput()[0] < 0);
+}
+
+TEST(ReduceOp, IntegerMinProdSumSquareL1) {
+  auto run = [](const char* name, std::vector<int32_t> x) {
+    OpRunner op(name);
+    op.AddInput<int32_t>({static_cast<int64_t>(x.size())}, x, DataType::kInt32);
+    EXPECT_TRUE(op.Run().ok()) << name;
+    return op.OutputValues<int32_t>();
+  };
+  EXPECT_EQ(run("ReduceMin", {4, -9, 7}), (std::vector<int32_t>{-9}));
+  EXPECT_EQ(run("ReduceProd", {4, -3, 5}), (std::vector<int32_t>{-60}));
+  EXPECT_EQ(run("ReduceProd", {65536, 65536}), (std::vector<int32_t>{0}));  // wraps
+  EXPECT_EQ(run("ReduceSumSquare", {3, -4}), (std::vector<int32_t>{25}));
+  EXPECT_EQ(run("ReduceL1", {3, -4, -1}), (std::vector<int32_t>{8}));
+
+  OpRunner l2("ReduceL2");  // float only
+  l2.AddInput<int32_t>({2}, {3, 4}, DataType::kInt32);
+  EXPECT_EQ(l2.Run().code(), StatusCode::kModelInvalid);
+}
+
+TEST(ReduceOp, MinPropagatesNanAndEmptyIdentities) {
+  OpRunner op("ReduceMin");
+  op.AddFloatInput({3}, {1, std::numeric_limits<float>::quiet_NaN(), -2});
+  ASSERT_TRUE(op.Run().ok());
+  EXPECT_TRUE(std::isnan(op.FloatOutput()[0]));
+
+  auto empty = [](const char* name) {
+    OpRunner e(name);
+    e.attrs().SetInts("axes", {0});
+    e.AddFloatInput({0, 2}, {});
+    EXPECT_TRUE(e.Run().ok()) << name;
+    return e.FloatOutput();
+  };
+  EXPECT_EQ(empty("ReduceMin"), (std::vector<float>{INFINITY, INFINITY}));
+  EXPECT_EQ(empty("ReduceProd"), (std::vector<float>{1, 1}));
+  EXPECT_EQ(empty("ReduceL2"), (std::vector<float>{0, 0}));
+  EXPECT_EQ(empty("ReduceLogSumExp"), (std::vector<float>{-INFINITY, -INFINITY}));
+}
+
 TEST(ReduceOp, RejectsBadAxes) {
   auto code = [](const std::vector<int64_t>& axes) {
     OpRunner op("ReduceSum");

@@ -146,10 +146,10 @@ std::string Case::Node(const std::string& op, const std::vector<std::string>& in
   return out;
 }
 
-void Case::Output(const std::string& tensor) {
+void Case::Output(const std::string& tensor, int elem_type) {
   onnx::ValueInfoProto* v = model_.mutable_graph()->add_output();
   v->set_name(tensor);
-  v->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  v->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type);
 }
 
 void Suite::Add(const std::string& family, const Case& c) {
@@ -224,7 +224,8 @@ int main(int argc, char** argv) {
   using Family = void (*)(random_ops::Rng*, random_ops::Suite*);
   const Family families[] = {random_ops::AddConvCases,       random_ops::AddConvTransposeCases,
                              random_ops::AddPoolCases,       random_ops::AddResizeCases,
-                             random_ops::AddActivationCases, random_ops::AddFusedChainCases};
+                             random_ops::AddActivationCases, random_ops::AddFusedChainCases,
+                             random_ops::AddReduceCases};
   uint64_t k = 0;
   for (Family f : families) {
     random_ops::Rng rng(seed * 1000003u + ++k);

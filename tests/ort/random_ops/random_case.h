@@ -55,7 +55,8 @@ class Case {
   std::string Int64Constant(const Ints& dims, const Ints& values);
   // Adds a node with one output and returns the output's name. "" skips an optional input.
   std::string Node(const std::string& op, const std::vector<std::string>& inputs, const Attrs& attrs = {});
-  void Output(const std::string& tensor);
+  // A graph output of ONNX element type `elem_type` (onnx::TensorProto::DataType).
+  void Output(const std::string& tensor, int elem_type = onnx::TensorProto::FLOAT);
 
   const std::string& name() const { return name_; }
   const onnx::ModelProto& model() const { return model_; }
@@ -104,5 +105,6 @@ void AddPoolCases(Rng* rng, Suite* suite);
 void AddResizeCases(Rng* rng, Suite* suite);
 void AddActivationCases(Rng* rng, Suite* suite);
 void AddFusedChainCases(Rng* rng, Suite* suite);
+void AddReduceCases(Rng* rng, Suite* suite);
 
 }  // namespace random_ops
