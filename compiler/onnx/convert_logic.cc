@@ -1,8 +1,8 @@
-// Import-only comparison, logic and selection ops (Equal, Less, Greater,
-// LessOrEqual, GreaterOrEqual, And, Or, Xor, Not, Where), and the rounding ops'
-// constants (Floor, Ceil, Round, Abs, Sign of any type). Exporters use them in shape computations (e.g. PyTorch's
-// Reshape/Expand with -1); npurt evaluates them during import, so every input
-// must be a constant once the input shapes are fixed.
+// Comparison, logic, selection and rounding ops (Equal, Less, Greater,
+// LessOrEqual, GreaterOrEqual, And, Or, Xor, Not, Where, Floor, Ceil, Round,
+// Abs, Sign). Exporters use them in shape computations (e.g. PyTorch's
+// Reshape/Expand with -1): with constant inputs (of any type, int64 shapes too)
+// they fold here; on run-time values they are the runtime ops.
 #include <cmath>
 
 #include "compiler/onnx/converter.h"
@@ -47,8 +47,17 @@ Status FoldElementwise(NodeContext& ctx, size_t count, bool keep_type, DataType 
 
 }  // namespace
 
+// Every input present and constant: the node folds here; else it is the runtime op.
+bool AllConstant(const NodeContext& ctx) {
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    if (!ctx.is_constant(i)) return false;
+  }
+  return ctx.num_inputs() > 0;
+}
+
 Status ConvertCompare(NodeContext& ctx, std::vector<int>* outputs) {
   NPURT_RETURN_IF_ERROR(ApplyLegacyBroadcast(ctx));
+  if (!AllConstant(ctx)) return ConvertGeneric(ctx, outputs);
   const std::string& op = ctx.op_type();
   return FoldElementwise(ctx, 2, false, DataType::kBool,
                          [&op](const long double* v) -> long double {
@@ -63,6 +72,7 @@ Status ConvertCompare(NodeContext& ctx, std::vector<int>* outputs) {
 
 Status ConvertLogical(NodeContext& ctx, std::vector<int>* outputs) {
   NPURT_RETURN_IF_ERROR(ApplyLegacyBroadcast(ctx));
+  if (!AllConstant(ctx)) return ConvertGeneric(ctx, outputs);
   const std::string& op = ctx.op_type();
   return FoldElementwise(ctx, 2, false, DataType::kBool,
                          [&op](const long double* v) -> long double {
@@ -75,11 +85,13 @@ Status ConvertLogical(NodeContext& ctx, std::vector<int>* outputs) {
 }
 
 Status ConvertNot(NodeContext& ctx, std::vector<int>* outputs) {
+  if (!AllConstant(ctx)) return ConvertGeneric(ctx, outputs);
   return FoldElementwise(ctx, 1, false, DataType::kBool, [](const long double* v) -> long double { return v[0] == 0; },
                          outputs);
 }
 
 Status ConvertWhere(NodeContext& ctx, std::vector<int>* outputs) {
+  if (!AllConstant(ctx)) return ConvertGeneric(ctx, outputs);
   for (size_t i = 0; i < 3; ++i) NPURT_RETURN_IF_ERROR(ctx.RequireConstant(i));
   const IrTensor& c = ctx.tensor(ctx.input(0));
   const IrTensor& x = ctx.tensor(ctx.input(1));

@@ -42,6 +42,16 @@ const std::vector<OnnxConverter>& RuntimeOpOverrides() {
       {"Round", ConvertRounding, kRt, "constants of any type folded"},
       {"Abs", ConvertRounding, kRt, "constants of any type folded"},
       {"Sign", ConvertRounding, kRt, "constants of any type folded"},
+      {"Equal", ConvertCompare, kRt, "constants of any type folded"},
+      {"Less", ConvertCompare, kRt, "constants of any type folded"},
+      {"Greater", ConvertCompare, kRt, "constants of any type folded"},
+      {"LessOrEqual", ConvertCompare, kRt, "constants of any type folded"},
+      {"GreaterOrEqual", ConvertCompare, kRt, "constants of any type folded"},
+      {"And", ConvertLogical, kRt, "constants folded"},
+      {"Or", ConvertLogical, kRt, "constants folded"},
+      {"Xor", ConvertLogical, kRt, "constants folded"},
+      {"Not", ConvertNot, kRt, "constants folded"},
+      {"Where", ConvertWhere, kRt, "constants of any type folded"},
   };
   return table;
 }
@@ -62,16 +72,6 @@ const std::vector<OnnxConverter>& ImporterOps() {
       {"Shape", ConvertShape, kImp, "needs only the input's shape"},
       {"Size", ConvertSize, kImp, "needs only the input's shape"},
       {"Range", ConvertRange, kImp, ""},
-      {"Equal", ConvertCompare, kImp, ""},
-      {"Less", ConvertCompare, kImp, ""},
-      {"Greater", ConvertCompare, kImp, ""},
-      {"LessOrEqual", ConvertCompare, kImp, ""},
-      {"GreaterOrEqual", ConvertCompare, kImp, ""},
-      {"And", ConvertLogical, kImp, ""},
-      {"Or", ConvertLogical, kImp, ""},
-      {"Xor", ConvertLogical, kImp, ""},
-      {"Not", ConvertNot, kImp, ""},
-      {"Where", ConvertWhere, kImp, ""},
   };
   return table;
 }

@@ -439,17 +439,39 @@ TEST(OnnxImport, PyTorchStyleShapeOpsFold) {
 
 TEST(OnnxImport, ImportOnlyOpOnRuntimeValuesFails) {
   OnnxBuilder b(13);
-  b.Input("x", {1, 3});
-  b.Input("y", {1, 3});
-  b.Node("Equal", {"x", "y"}, {"eq"}, "eq_node");
-  b.Node("Where", {"eq", "x", "y"}, {"z"});
-  b.Output("z");
+  b.Input("n", {});
+  b.FloatInitializer("start", {}, {0});
+  b.FloatInitializer("delta", {}, {1});
+  b.Node("Range", {"start", "n", "delta"}, {"r"}, "range_node");
+  b.Output("r");
   std::vector<uint8_t> file;
   Status s = onnx_test::Convert(b, CompileOptions(), &file);
   ASSERT_FALSE(s.ok());
-  EXPECT_TRUE(Contains(s.message(), "node 'eq_node' (Equal, opset 13): unsupported operator 'Equal' on run-time values"))
+  EXPECT_TRUE(Contains(s.message(), "node 'range_node' (Range, opset 13): unsupported operator 'Range' on run-time values"))
       << s.message();
-  EXPECT_TRUE(Contains(s.message(), "input 0 ('x') is computed at run time")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "input 1 ('n') is computed at run time")) << s.message();
+}
+
+TEST(OnnxImport, ComparisonsAndWhereFoldOnConstantsAndRunOnRuntimeValues) {
+  OnnxBuilder b(13);
+  b.Input("x", {1, 3});
+  b.Input("y", {1, 3});
+  b.Int64Initializer("a", {2}, {4, 7});
+  b.Int64Initializer("b", {2}, {4, 9});
+  b.Node("Equal", {"a", "b"}, {"folded"});  // int64 constants: evaluated here
+  b.Node("Not", {"folded"}, {"folded_not"});
+  b.Node("Greater", {"x", "y"}, {"gt"});
+  b.Node("Where", {"gt", "x", "y"}, {"z"});
+  b.Output("z");
+  b.Output("folded_not");
+  Graph g;
+  Status s = onnx_test::Import(b, CompileOptions(), &g);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(CountOps(g, "Equal"), 0);
+  EXPECT_EQ(CountOps(g, "Not"), 0);
+  EXPECT_EQ(CountOps(g, "Greater"), 1);
+  EXPECT_EQ(CountOps(g, "Where"), 1);
+  EXPECT_EQ(g.tensors()[g.outputs()[1]].dtype, DataType::kBool);
 }
 
 // ---- op conversions with special cases ----
@@ -858,7 +880,7 @@ TEST(OnnxImport, SupportedOpListCoversEveryRuntimeOp) {
     ASSERT_NE(it, ops.end()) << def->name;
     EXPECT_EQ(it->kind, "runtime") << def->name;
   }
-  for (const char* folded : {"Constant", "Shape", "Size", "ConstantOfShape", "Range", "Where"}) {
+  for (const char* folded : {"Constant", "Shape", "Size", "ConstantOfShape", "Range"}) {
     auto it = std::find_if(ops.begin(), ops.end(), [folded](const compiler::OnnxOpSupport& s) { return s.op_type == folded; });
     ASSERT_NE(it, ops.end()) << folded;
     EXPECT_EQ(it->kind, "import-only") << folded;

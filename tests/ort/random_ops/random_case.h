@@ -106,5 +106,6 @@ void AddResizeCases(Rng* rng, Suite* suite);
 void AddActivationCases(Rng* rng, Suite* suite);
 void AddFusedChainCases(Rng* rng, Suite* suite);
 void AddReduceCases(Rng* rng, Suite* suite);
+void AddLogicCases(Rng* rng, Suite* suite);
 
 }  // namespace random_ops
