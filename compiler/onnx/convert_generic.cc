@@ -17,7 +17,9 @@ Status RequireShapeInputsConstant(NodeContext& ctx) {
   } kShapeInputs[] = {
       {"Reshape", {1}}, {"Slice", {1, 2, 3, 4}}, {"Squeeze", {1}},    {"Unsqueeze", {1}},
       {"Split", {1}},   {"Pad", {1, 3}},         {"Resize", {1, 2, 3}}, {"ReduceMean", {1}},
-      {"ReduceMax", {1}}, {"ReduceSum", {1}},
+      {"ReduceMax", {1}}, {"ReduceSum", {1}},  {"ReduceMin", {1}},   {"ReduceProd", {1}},
+      {"ReduceL1", {1}},  {"ReduceL2", {1}},   {"ReduceLogSum", {1}}, {"ReduceLogSumExp", {1}},
+      {"ReduceSumSquare", {1}}, {"Tile", {1}},
   };
   for (const auto& entry : kShapeInputs) {
     if (ctx.op_type() != entry.op) continue;

@@ -37,8 +37,9 @@ const char* const kUnary[] = {"Relu",  "Clip",  "LeakyRelu", "Sigmoid", "HardSig
                               "Atanh", "Elu",   "Selu",      "Celu",    "ThresholdedRelu", "Softplus", "Softsign",
                               "Mish",  "Abs",   "Floor",     "Ceil",    "Round",       "Sign",      "Softmax",     "LogSoftmax",
                               "AveragePool",    "GlobalAveragePool",    "Resize"};
-const char* const kDataMovement[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Transpose", "Slice",
-                                     "Split",   "Gather",  "Pad",     "MaxPool",   "GlobalMaxPool"};
+const char* const kDataMovement[] = {"Reshape", "Flatten",      "Squeeze",      "Unsqueeze", "Identity",
+                                     "Transpose", "DepthToSpace", "SpaceToDepth", "Tile",      "Slice",
+                                     "Split",   "Gather",       "Pad",          "MaxPool",   "GlobalMaxPool"};
 const char* const kElementwise[] = {"Add", "Sub", "Mul", "Max", "Min", "Concat"};
 const char* const kArithmetic[] = {"Add", "Sub", "Mul"};
 

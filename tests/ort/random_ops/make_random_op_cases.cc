@@ -225,7 +225,8 @@ int main(int argc, char** argv) {
   const Family families[] = {random_ops::AddConvCases,       random_ops::AddConvTransposeCases,
                              random_ops::AddPoolCases,       random_ops::AddResizeCases,
                              random_ops::AddActivationCases, random_ops::AddFusedChainCases,
-                             random_ops::AddReduceCases,     random_ops::AddLogicCases};
+                             random_ops::AddReduceCases,     random_ops::AddLogicCases,
+                             random_ops::AddMovementCases};
   uint64_t k = 0;
   for (Family f : families) {
     random_ops::Rng rng(seed * 1000003u + ++k);

@@ -107,5 +107,6 @@ void AddActivationCases(Rng* rng, Suite* suite);
 void AddFusedChainCases(Rng* rng, Suite* suite);
 void AddReduceCases(Rng* rng, Suite* suite);
 void AddLogicCases(Rng* rng, Suite* suite);
+void AddMovementCases(Rng* rng, Suite* suite);
 
 }  // namespace random_ops
