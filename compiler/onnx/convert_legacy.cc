@@ -7,6 +7,7 @@
 //   PRelu < 7: a 1-D slope of A's channel count is per channel (dim 1).
 //   Concat < 4: `axis` defaults to 1.
 //   Pad < 2: the attribute is called `paddings`.
+//   Scatter (opsets 9-10): ScatterElements under its old name.
 // Cast < 6 (a string `to`) is handled in convert_cast.cc.
 #include "compiler/onnx/converter.h"
 
@@ -92,6 +93,12 @@ Status ConvertPad(NodeContext& ctx, std::vector<int>* outputs) {
     if (!attrs.Has("pads")) attrs.SetInts("pads", {p->ints().begin(), p->ints().end()});
   }
   return ctx.Emit("Pad", ctx.inputs(), std::move(attrs), 1, outputs);
+}
+
+Status ConvertScatter(NodeContext& ctx, std::vector<int>* outputs) {
+  Attributes attrs;
+  NPURT_RETURN_IF_ERROR(ctx.CopyAttributes(&attrs, {}));
+  return ctx.Emit("ScatterElements", ctx.inputs(), std::move(attrs), 1, outputs);
 }
 
 }  // namespace onnx_import

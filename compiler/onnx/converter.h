@@ -143,6 +143,7 @@ Status ConvertPad(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertCast(NodeContext& ctx, std::vector<int>* outputs);
 // convert_identity.cc
 Status ConvertDropout(NodeContext& ctx, std::vector<int>* outputs);
+Status ConvertScatter(NodeContext& ctx, std::vector<int>* outputs);  // opsets 9-10: ScatterElements
 // convert_elementwise.cc
 Status ConvertSum(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertNeg(NodeContext& ctx, std::vector<int>* outputs);

@@ -61,6 +61,7 @@ const std::vector<OnnxConverter>& ImporterOps() {
   static const std::vector<OnnxConverter> table = {
       // Lowered onto runtime ops.
       {"Dropout", ConvertDropout, kLow, "Identity"},
+      {"Scatter", ConvertScatter, kLow, "ScatterElements (its name in opsets 9-10)"},
       {"Upsample", ConvertUpsample, kLow, "Resize (opset 10 semantics)"},
       {"Sum", ConvertSum, kLow, "Add chain"},
       {"Neg", ConvertNeg, kLow, "Mul by -1 (float), Sub from 0 (int)"},

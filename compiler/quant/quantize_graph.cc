@@ -39,7 +39,8 @@ const char* const kUnary[] = {"Relu",  "Clip",  "LeakyRelu", "Sigmoid", "HardSig
                               "AveragePool",    "GlobalAveragePool",    "Resize"};
 const char* const kDataMovement[] = {"Reshape", "Flatten",      "Squeeze",      "Unsqueeze", "Identity",
                                      "Transpose", "DepthToSpace", "SpaceToDepth", "Tile",      "Slice",
-                                     "Split",   "Gather",       "Pad",          "MaxPool",   "GlobalMaxPool"};
+                                     "Split",   "Gather",       "GatherElements", "Pad",     "MaxPool",
+                                     "GlobalMaxPool"};
 const char* const kElementwise[] = {"Add", "Sub", "Mul", "Max", "Min", "Concat"};
 const char* const kArithmetic[] = {"Add", "Sub", "Mul"};
 

@@ -115,3 +115,49 @@ TEST(GatherOp, RejectsBadModels) {
 
 }  // namespace
 }  // namespace npurt
+
+namespace npurt {
+namespace {
+
+TEST(GatherElementsOp, PicksAlongTheAxis) {
+  // The ONNX example: data [[1, 2], [3, 4]], indices [[0, 0], [1, 0]], axis 1 -> [[1, 1], [4, 3]].
+  testing::OpRunner op("GatherElements");
+  op.attrs().SetInt("axis", 1);
+  op.AddFloatInput({2, 2}, {1, 2, 3, 4});
+  op.AddInt64Input({2, 2}, {0, 0, 1, 0}, false);
+  ASSERT_TRUE(op.Run().ok());
+  EXPECT_EQ(op.FloatOutput(), (std::vector<float>{1, 1, 4, 3}));
+
+  // Axis 0, negative indices, indices smaller than the data on the other dim, int32 indices.
+  testing::OpRunner rows("GatherElements");
+  rows.AddFloatInput({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  rows.AddInput<int32_t>({2, 2}, {-1, 0, 1, 2}, DataType::kInt32);
+  ASSERT_TRUE(rows.Run().ok());
+  EXPECT_EQ(rows.OutputShape(), (Shape{2, 2}));
+  EXPECT_EQ(rows.FloatOutput(), (std::vector<float>{7, 2, 4, 8}));
+}
+
+TEST(GatherElementsOp, RejectsBadIndices) {
+  testing::OpRunner constant("GatherElements");
+  constant.AddFloatInput({2}, {1, 2});
+  constant.AddInt64Input({1}, {2});
+  EXPECT_EQ(constant.Run().code(), StatusCode::kModelInvalid);
+
+  testing::OpRunner runtime("GatherElements");  // computed indices fail eval
+  runtime.AddFloatInput({2}, {1, 2});
+  runtime.AddInt64Input({1}, {-3}, false);
+  EXPECT_EQ(runtime.Run().code(), StatusCode::kFail);
+
+  testing::OpRunner rank("GatherElements");
+  rank.AddFloatInput({2, 2}, {1, 2, 3, 4});
+  rank.AddInt64Input({2}, {0, 1}, false);
+  EXPECT_EQ(rank.Run().code(), StatusCode::kModelInvalid);
+
+  testing::OpRunner wide("GatherElements");  // indices wider than the data off the axis
+  wide.AddFloatInput({2, 2}, {1, 2, 3, 4});
+  wide.AddInt64Input({1, 3}, {0, 0, 0}, false);
+  EXPECT_EQ(wide.Run().code(), StatusCode::kModelInvalid);
+}
+
+}  // namespace
+}  // namespace npurt
