@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
                              random_ops::AddPoolCases,       random_ops::AddResizeCases,
                              random_ops::AddActivationCases, random_ops::AddFusedChainCases,
                              random_ops::AddReduceCases,     random_ops::AddLogicCases,
-                             random_ops::AddMovementCases};
+                             random_ops::AddMovementCases,   random_ops::AddNormCases};
   uint64_t k = 0;
   for (Family f : families) {
     random_ops::Rng rng(seed * 1000003u + ++k);

@@ -108,5 +108,6 @@ void AddFusedChainCases(Rng* rng, Suite* suite);
 void AddReduceCases(Rng* rng, Suite* suite);
 void AddLogicCases(Rng* rng, Suite* suite);
 void AddMovementCases(Rng* rng, Suite* suite);
+void AddNormCases(Rng* rng, Suite* suite);
 
 }  // namespace random_ops
