@@ -1,7 +1,7 @@
 // Cast: attribute `to` (an ONNX TensorProto type code) becomes the int
 // attribute `dtype` holding the npurt DataType. DOUBLE maps to float32 (npurt
 // has no float64; double tensors are imported as float32 too). Before opset 6
-// `to` was the type's name as a string.
+// `to` was the type's name as a string. EyeLike's `dtype` maps the same way.
 #include "compiler/onnx/converter.h"
 
 namespace npurt {
@@ -22,6 +22,18 @@ Status ConvertCast(NodeContext& ctx, std::vector<int>* outputs) {
   Attributes attrs;
   attrs.SetInt("dtype", static_cast<int64_t>(dtype));
   return ctx.Emit("Cast", ctx.inputs(), std::move(attrs), 1, outputs);
+}
+
+// EyeLike's optional `dtype` is an ONNX type code too.
+Status ConvertEyeLike(NodeContext& ctx, std::vector<int>* outputs) {
+  Attributes attrs;
+  NPURT_RETURN_IF_ERROR(ctx.CopyAttributes(&attrs, {"dtype"}));
+  if (const onnx::AttributeProto* code = ctx.FindAttribute("dtype")) {
+    DataType dtype;
+    NPURT_RETURN_IF_ERROR(ctx.Wrap(OnnxTypeToDataType(static_cast<int>(code->i()), &dtype)));
+    attrs.SetInt("dtype", static_cast<int64_t>(dtype));
+  }
+  return ctx.Emit("EyeLike", ctx.inputs(), std::move(attrs), 1, outputs);
 }
 
 }  // namespace onnx_import

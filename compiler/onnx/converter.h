@@ -141,6 +141,7 @@ Status ConvertConcat(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertPad(NodeContext& ctx, std::vector<int>* outputs);
 // convert_cast.cc
 Status ConvertCast(NodeContext& ctx, std::vector<int>* outputs);
+Status ConvertEyeLike(NodeContext& ctx, std::vector<int>* outputs);  // dtype: an ONNX type code
 // convert_identity.cc
 Status ConvertDropout(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertScatter(NodeContext& ctx, std::vector<int>* outputs);  // opsets 9-10: ScatterElements

@@ -34,6 +34,7 @@ const std::vector<OnnxConverter>& RuntimeOpOverrides() {
       {"LogSoftmax", ConvertSoftmax, kRt, "opset <= 12 and >= 13 semantics"},
       {"Resize", ConvertResize, kRt, "nearest and linear; opset 10 and >= 11 forms"},
       {"Cast", ConvertCast, kRt, "DOUBLE becomes FLOAT"},
+      {"EyeLike", ConvertEyeLike, kRt, "DOUBLE becomes FLOAT"},
       {"MaxPool", ConvertGeneric, kRt, "no Indices output"},
       {"BatchNormalization", ConvertGeneric, kRt, "inference mode"},
       {"LayerNormalization", ConvertGeneric, kRt, "output Y only"},

@@ -89,10 +89,6 @@ const char* OpName(BinaryOp op) {
 
 bool IsVariadic(BinaryOp op) { return op == BinaryOp::kMax || op == BinaryOp::kMin; }
 
-bool IsArithmeticType(DataType t) {
-  return t == DataType::kFloat32 || t == DataType::kInt32 || t == DataType::kInt64;
-}
-
 // Quantized inputs: all INT8 or INT16 (mixed freely, the hybrid scheme),
 // except that PRelu's slope and Pow's exponent may be float32.
 Status CheckInt8Types(BinaryOp op, const std::vector<const Tensor*>& inputs) {

@@ -116,6 +116,10 @@ const OpDef* FindOp(const std::string& name);
 // below the size where waking a worker costs more than it saves.
 int ThreadsFor(const OpNode& node, int64_t work);
 Status ExpectInputType(const char* op, const Tensor* t, DataType type, int index);
+// Exactly `count` inputs, each present with a valid shape.
+Status ExpectInputs(const char* op, const std::vector<const Tensor*>& inputs, size_t count);
+// Float32, int32 or int64: the types of ONNX's arithmetic on plain (unquantized) numbers.
+bool IsArithmeticType(DataType t);
 // Converts a possibly negative axis into [0, rank); error when out of range.
 Status NormalizeAxis(const char* op, int64_t axis, int rank, int* out);
 // Reads an integer tensor (int32 or int64) whose value is known.

@@ -42,6 +42,18 @@ int ThreadsFor(const OpNode& node, int64_t work) {
   return work >= kMinParallelWork ? node.threads : 1;
 }
 
+Status ExpectInputs(const char* op, const std::vector<const Tensor*>& inputs, size_t count) {
+  NPURT_CHECK_OR_RETURN(inputs.size() == count, kModelInvalid, "%s: expects %zu inputs, got %zu", op, count,
+                        inputs.size());
+  for (size_t i = 0; i < count; ++i) {
+    NPURT_CHECK_OR_RETURN(inputs[i] != nullptr && inputs[i]->num_elements() >= 0, kModelInvalid,
+                          "%s: input %zu is missing or has a bad shape", op, i);
+  }
+  return Status::Ok();
+}
+
+bool IsArithmeticType(DataType t) { return t == DataType::kFloat32 || t == DataType::kInt32 || t == DataType::kInt64; }
+
 Status ExpectInputType(const char* op, const Tensor* t, DataType type, int index) {
   if (t == nullptr) return NPURT_ERROR(kModelInvalid, "%s: input %d is missing", op, index);
   if (t->dtype != type) {

@@ -50,6 +50,16 @@ void AddWhere(Rng* rng, Suite* suite) {
   suite->Add("Where", c);
 }
 
+// Mod of floats (fmod = 1, the only float form), divisors away from 0.
+void AddFloatMod(Rng* rng, Suite* suite) {
+  Ints a, b;
+  RandomPair(rng, &a, &b);
+  Case c("mod13_fmod_" + ShapeTag(a) + "_" + ShapeTag(b), 13, rng);
+  const std::string divisor = c.Node("Add", {c.Input(b, 0.5f, 3.0f), c.Constant({}, {0.0f})});
+  c.Output(c.Node("Mod", {c.Input(a, -8.0f, 8.0f), divisor}, {AttrInt("fmod", 1)}));
+  suite->Add("Mod", c);
+}
+
 }  // namespace
 
 void AddLogicCases(Rng* rng, Suite* suite) {
@@ -58,6 +68,7 @@ void AddLogicCases(Rng* rng, Suite* suite) {
   }
   for (const char* op : {"And", "Or", "Xor", "Not"}) AddLogical(rng, suite, op);
   for (int k = 0; k < 3; ++k) AddWhere(rng, suite);
+  for (int k = 0; k < 2; ++k) AddFloatMod(rng, suite);
 }
 
 }  // namespace random_ops

@@ -1,5 +1,6 @@
 // Reductions (ReduceSum ... ReduceSumSquare) and ArgMax / ArgMin on random 3-D and 4-D inputs: axes as
-// the attribute (opset 13) and as the constant input (opset 18), keepdims both ways, negative axes.
+// the attribute (opset 13) and as the constant input (opset 18), keepdims both ways, negative axes;
+// CumSum (exclusive, reverse) along random axes.
 #include <cctype>
 #include <string>
 
@@ -67,6 +68,20 @@ void AddArgReduce(Rng* rng, Suite* suite, const std::string& op) {
   }
 }
 
+void AddCumSum(Rng* rng, Suite* suite) {
+  for (int k = 0; k < 4; ++k) {
+    const Ints dims = RandomDims(rng);
+    const int rank = static_cast<int>(dims.size());
+    const int axis = rng->Int(-rank, rank - 1), exclusive = k & 1, reverse = k >> 1;
+    Case c("cumsum14_axis" + Num(axis) + "_ex" + std::to_string(exclusive) + "_rev" + std::to_string(reverse) + "_" +
+               ShapeTag(dims),
+           14, rng);
+    c.Output(c.Node("CumSum", {c.Input(dims, -2.0f, 2.0f), c.Int64Constant({}, {axis})},
+                    {AttrInt("exclusive", exclusive), AttrInt("reverse", reverse)}));
+    suite->Add("CumSum", c);
+  }
+}
+
 }  // namespace
 
 void AddReduceCases(Rng* rng, Suite* suite) {
@@ -77,6 +92,7 @@ void AddReduceCases(Rng* rng, Suite* suite) {
   AddReduce(rng, suite, "ReduceLogSum", 0.01f, 3.0f);
   AddArgReduce(rng, suite, "ArgMax");
   AddArgReduce(rng, suite, "ArgMin");
+  AddCumSum(rng, suite);
 }
 
 }  // namespace random_ops
