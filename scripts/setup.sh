@@ -20,6 +20,7 @@ APT_PACKAGES=(
   python3-onnx python3-numpy python3-pil         # bench/quant_accuracy/weight_sensitivity.py (/usr/bin/python3)
   python3-dev pybind11-dev python3-pytest python3-yaml  # the Python toolkit (python/: rknn.api, rknnlite.api)
   python3-pip python3-setuptools python3-wheel   # pip install --no-build-isolation . (offline)
+  python3-torch python3-torchvision python3-torchaudio  # tests/ort/model_suite: models exported at test time
 )
 
 missing=()

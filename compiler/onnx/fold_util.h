@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "runtime/core/types.h"
@@ -13,16 +14,17 @@ namespace npurt {
 namespace compiler {
 namespace onnx_import {
 
-// numpy broadcasting of two shapes; false when they do not broadcast.
+// numpy broadcasting of two shapes; false when they do not broadcast. `out` may be `a` or `b`.
 inline bool BroadcastTwo(const Shape& a, const Shape& b, Shape* out) {
   const size_t rank = a.size() > b.size() ? a.size() : b.size();
-  out->assign(rank, 1);
+  Shape result(rank, 1);
   for (size_t i = 0; i < rank; ++i) {
     const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
     if (da != db && da != 1 && db != 1) return false;
-    (*out)[i] = da == 1 ? db : da;
+    result[i] = da == 1 ? db : da;
   }
+  *out = std::move(result);
   return true;
 }
 

@@ -474,6 +474,22 @@ TEST(OnnxImport, ComparisonsAndWhereFoldOnConstantsAndRunOnRuntimeValues) {
   EXPECT_EQ(g.tensors()[g.outputs()[1]].dtype, DataType::kBool);
 }
 
+TEST(OnnxImport, FoldedComparisonBroadcastsAgainstAScalar) {
+  // The fold once broadcast into its first operand's shape while reading it: [2, 3] vs a scalar gave [1, 1].
+  OnnxBuilder b(13);
+  b.Input("x", {2, 3});
+  b.FloatInitializer("m", {2, 3}, {0, 1, 0, 2, 0, 3});
+  b.FloatInitializer("zero", {}, {0});
+  b.FloatInitializer("minus100", {}, {-100});
+  b.Node("Equal", {"m", "zero"}, {"is_zero"});
+  b.Node("Where", {"is_zero", "minus100", "m"}, {"mask"});
+  b.Node("Add", {"x", "mask"}, {"y"});
+  b.Output("y");
+  auto out = ConvertAndRun(b, CompileOptions(), {{1, 1, 1, 1, 1, 1}});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0], (Floats{-99, 2, -99, 3, -99, 4}));
+}
+
 // ---- op conversions with special cases ----
 
 TEST(OnnxImport, CastMapsOnnxTypeCodes) {

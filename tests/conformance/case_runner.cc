@@ -98,7 +98,6 @@ std::string OutOfScope(const onnx::ModelProto& model) {
         if (a.name() == "training_mode" && a.i() != 0) return "BatchNormalization (training mode)";
       }
     }
-    if (n.op_type() == "Dropout" && n.input_size() >= 3 && !n.input(2).empty()) return "Dropout (training mode)";
   }
   return "";
 }
