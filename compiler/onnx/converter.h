@@ -144,7 +144,8 @@ Status ConvertCast(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertEyeLike(NodeContext& ctx, std::vector<int>* outputs);  // dtype: an ONNX type code
 // convert_identity.cc
 Status ConvertDropout(NodeContext& ctx, std::vector<int>* outputs);
-Status ConvertScatter(NodeContext& ctx, std::vector<int>* outputs);  // opsets 9-10: ScatterElements
+Status ConvertScatter(NodeContext& ctx, std::vector<int>* outputs);
+Status ConvertEinsum(NodeContext& ctx, std::vector<int>* outputs);  // Transpose / Reshape / ReduceSum / MatMul  // opsets 9-10: ScatterElements
 // convert_elementwise.cc
 Status ConvertSum(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertNeg(NodeContext& ctx, std::vector<int>* outputs);

@@ -63,6 +63,7 @@ const std::vector<OnnxConverter>& ImporterOps() {
       // Lowered onto runtime ops.
       {"Dropout", ConvertDropout, kLow, "Identity"},
       {"Scatter", ConvertScatter, kLow, "ScatterElements (its name in opsets 9-10)"},
+      {"Einsum", ConvertEinsum, kLow, "Transpose, Reshape, ReduceSum, MatMul (no diagonals)"},
       {"Upsample", ConvertUpsample, kLow, "Resize (opset 10 semantics)"},
       {"Sum", ConvertSum, kLow, "Add chain"},
       {"Neg", ConvertNeg, kLow, "Mul by -1 (float), Sub from 0 (int)"},

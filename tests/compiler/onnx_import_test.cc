@@ -905,3 +905,63 @@ TEST(OnnxImport, SupportedOpListCoversEveryRuntimeOp) {
 
 }  // namespace
 }  // namespace npurt
+
+namespace npurt {
+namespace {
+
+// One Einsum node on inputs x0, x1, ... of the given shapes, run on `values`.
+std::vector<onnx_test::Floats> RunEinsum(const std::string& equation, const std::vector<onnx_test::Ints>& shapes,
+                                         const std::vector<onnx_test::Floats>& values) {
+  onnx_test::OnnxBuilder b(13);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    names.push_back("x" + std::to_string(i));
+    b.Input(names.back(), shapes[i]);
+  }
+  onnx_test::OnnxBuilder::AttrString(b.Node("Einsum", names, {"y"}), "equation", equation);
+  b.Output("y");
+  return onnx_test::ConvertAndRun(b, compiler::CompileOptions(), values);
+}
+
+TEST(OnnxImport, EinsumLowersOntoMatMulTransposeAndSums) {
+  // Batch matmul: [[1, 2], [3, 4]] x [[5, 6], [7, 8]].
+  EXPECT_EQ(RunEinsum("bij,bjk->bik", {{1, 2, 2}, {1, 2, 2}}, {{1, 2, 3, 4}, {5, 6, 7, 8}})[0],
+            (onnx_test::Floats{19, 22, 43, 50}));
+  // Implicit output (letters seen once: none): the inner product, a scalar.
+  EXPECT_EQ(RunEinsum("i,i", {{3}, {3}}, {{1, 2, 3}, {4, 5, 6}})[0], (onnx_test::Floats{32}));
+  EXPECT_EQ(RunEinsum("ij->ji", {{2, 3}}, {{1, 2, 3, 4, 5, 6}})[0], (onnx_test::Floats{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(RunEinsum("ij->", {{2, 3}}, {{1, 2, 3, 4, 5, 6}})[0], (onnx_test::Floats{21}));
+  // Bilinear, three operands: [1, 2] [[1, 2], [3, 4]] [5, 6]^T = 95.
+  EXPECT_EQ(RunEinsum("bi,ij,bj->b", {{1, 2}, {2, 2}, {1, 2}}, {{1, 2}, {1, 2, 3, 4}, {5, 6}})[0],
+            (onnx_test::Floats{95}));
+  // Attention scores with uppercase letters and spaces (torchvision MaxViT's spelling), a letter summed
+  // out of one operand only, and an ellipsis.
+  EXPECT_EQ(RunEinsum("B I D, B J D -> B I J", {{1, 1, 2}, {1, 2, 2}}, {{1, 2}, {3, 4, 5, 6}})[0],
+            (onnx_test::Floats{11, 17}));
+  EXPECT_EQ(RunEinsum("ij,k->i", {{2, 2}, {3}}, {{1, 2, 3, 4}, {1, 1, 1}})[0], (onnx_test::Floats{9, 21}));
+  EXPECT_EQ(RunEinsum("...ij,...jk->...ik", {{2, 1, 2}, {2, 2, 1}}, {{1, 2, 3, 4}, {5, 6, 7, 8}})[0],
+            (onnx_test::Floats{17, 53}));
+}
+
+TEST(OnnxImport, EinsumDiagonalsAndBadEquationsAreClearErrors) {
+  auto error = [](const std::string& equation, const std::vector<onnx_test::Ints>& shapes) {
+    onnx_test::OnnxBuilder b(13);
+    std::vector<std::string> names;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      names.push_back("x" + std::to_string(i));
+      b.Input(names.back(), shapes[i]);
+    }
+    onnx_test::OnnxBuilder::AttrString(b.Node("Einsum", names, {"y"}, "einsum_node"), "equation", equation);
+    b.Output("y");
+    std::vector<uint8_t> file;
+    return onnx_test::Convert(b, compiler::CompileOptions(), &file).message();
+  };
+  EXPECT_NE(error("ii->i", {{2, 2}}).find("diagonal"), std::string::npos);
+  EXPECT_NE(error("ij,jk->ik", {{2, 3}, {4, 2}}).find("letter 'j' is 3 in one operand and 4"), std::string::npos);
+  EXPECT_NE(error("ijk->i", {{2, 3}}).find("does not match its rank"), std::string::npos);
+  EXPECT_NE(error("ij,jk->iz", {{2, 3}, {3, 2}}).find("output letter 'z'"), std::string::npos);
+  EXPECT_NE(error("ij->ij", {{2, 3}, {3, 2}}).find("1 operands for 2 inputs"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace npurt

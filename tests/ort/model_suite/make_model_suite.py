@@ -30,6 +30,7 @@ def torchvision_models():
     return {
         "vit_b_32": (lambda: tv.vit_b_32(weights=None, image_size=64), [(1, 3, 64, 64)]),
         "swin_t": (lambda: tv.swin_t(weights=None), [(1, 3, 224, 224)]),
+        "maxvit_t": (lambda: tv.maxvit_t(weights=None), [(1, 3, 224, 224)]),
         "convnext_tiny": (lambda: tv.convnext_tiny(weights=None), [(1, 3, 64, 64)]),
         "mobilenet_v3_large": (lambda: tv.mobilenet_v3_large(weights=None), [(1, 3, 96, 96)]),
         "efficientnet_v2_s": (lambda: tv.efficientnet_v2_s(weights=None), [(1, 3, 64, 64)]),
