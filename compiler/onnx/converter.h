@@ -145,7 +145,8 @@ Status ConvertEyeLike(NodeContext& ctx, std::vector<int>* outputs);  // dtype: a
 // convert_identity.cc
 Status ConvertDropout(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertScatter(NodeContext& ctx, std::vector<int>* outputs);
-Status ConvertEinsum(NodeContext& ctx, std::vector<int>* outputs);  // Transpose / Reshape / ReduceSum / MatMul  // opsets 9-10: ScatterElements
+Status ConvertEinsum(NodeContext& ctx, std::vector<int>* outputs);
+Status ConvertRecurrent(NodeContext& ctx, std::vector<int>* outputs);  // RNN, GRU, LSTM  // Transpose / Reshape / ReduceSum / MatMul  // opsets 9-10: ScatterElements
 // convert_elementwise.cc
 Status ConvertSum(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertNeg(NodeContext& ctx, std::vector<int>* outputs);

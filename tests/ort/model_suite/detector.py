@@ -122,3 +122,44 @@ class Detector(nn.Module):
         o4 = self.m4(torch.cat((self.d3(o3), t4), 1))
         o5 = self.m5(torch.cat((self.d4(o4), x5), 1))
         return self.detect([o3, o4, o5])
+
+
+class DetectorWithSequenceHead(nn.Module):
+    """The detector plus a recurrent head over its stride-32 features read as a sequence (row-major
+    cells), as trackers and video heads add one: LSTM or GRU, then a per-cell linear layer."""
+
+    def __init__(self, cell="LSTM", hidden=48, classes=8):
+        super().__init__()
+        self.detector = Detector()
+        channels = 256
+        rnn = nn.LSTM if cell == "LSTM" else nn.GRU
+        self.rnn = rnn(channels, hidden, num_layers=1, bidirectional=cell == "LSTM")
+        self.fc = nn.Linear(hidden * (2 if cell == "LSTM" else 1), classes)
+
+    def forward(self, x):
+        d = self.detector
+        x3 = d.p3(d.stem(x))
+        x4 = d.p4(x3)
+        x5 = d.p5(x4)
+        seq = x5.flatten(2).permute(2, 0, 1)  # [cells, batch, channels]
+        out, _ = self.rnn(seq)
+        return d(x) + (self.fc(out),)
+
+
+class Crnn(nn.Module):
+    """A small CRNN text recognizer (as PP-OCR's rec and its ancestors): a conv stack that pools the
+    height away, a two-layer bidirectional LSTM over the columns, per-column class logits (CTC)."""
+
+    def __init__(self, classes=37, hidden=64):
+        super().__init__()
+        def block(c_in, c_out, pool):
+            return nn.Sequential(nn.Conv2d(c_in, c_out, 3, 1, 1, bias=False), nn.BatchNorm2d(c_out), nn.ReLU(),
+                                 nn.MaxPool2d(pool))
+        self.cnn = nn.Sequential(block(1, 32, 2), block(32, 64, 2), block(64, 96, (2, 1)), block(96, 128, (4, 1)))
+        self.rnn = nn.LSTM(128, hidden, num_layers=2, bidirectional=True)
+        self.fc = nn.Linear(2 * hidden, classes)
+
+    def forward(self, x):  # x: [batch, 1, 32, width]
+        f = self.cnn(x).squeeze(2).permute(2, 0, 1)  # [columns, batch, 128]
+        out, _ = self.rnn(f)
+        return self.fc(out).log_softmax(2)

@@ -68,7 +68,7 @@ class SsdRawHeads(torch.nn.Module):
 def other_models():
     import torchaudio
     import torchvision.models.detection as det
-    from detector import Detector
+    from detector import Crnn, Detector, DetectorWithSequenceHead
 
     def conformer():
         model = torchaudio.models.Conformer(input_dim=80, num_heads=4, ffn_dim=128, num_layers=2,
@@ -82,6 +82,9 @@ def other_models():
         "conformer": (conformer, [(1, 50, 80)]),
         "yolo_style": (Detector, [(1, 3, 128, 128)]),
         "yolo_style_opset19": (Detector, [(1, 3, 128, 128)]),
+        "yolo_style_lstm_head": (lambda: DetectorWithSequenceHead("LSTM"), [(1, 3, 128, 128)]),
+        "yolo_style_gru_head": (lambda: DetectorWithSequenceHead("GRU"), [(1, 3, 128, 128)]),
+        "crnn": (Crnn, [(1, 1, 32, 128)]),
     }
 
 

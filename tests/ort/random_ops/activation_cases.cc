@@ -15,12 +15,6 @@
 namespace random_ops {
 namespace {
 
-std::string Lower(const std::string& s) {
-  std::string out;
-  for (char ch : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
 Ints RandomShape(Rng* rng) {
   switch (rng->Int(0, 3)) {
     case 0: return {rng->Int(1, 4), rng->Int(1, 33)};

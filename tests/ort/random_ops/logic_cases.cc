@@ -26,7 +26,7 @@ std::string HalfGrid(Case* c, const Ints& dims) {
 void AddComparison(Rng* rng, Suite* suite, const std::string& op) {
   Ints a, b;
   RandomPair(rng, &a, &b);
-  Case c(op + "13_" + ShapeTag(a) + "_" + ShapeTag(b), 13, rng);
+  Case c(Lower(op) + "13_" + ShapeTag(a) + "_" + ShapeTag(b), 13, rng);
   c.Output(c.Node(op, {HalfGrid(&c, a), HalfGrid(&c, b)}), onnx::TensorProto::BOOL);
   suite->Add(op, c);
 }
@@ -34,7 +34,7 @@ void AddComparison(Rng* rng, Suite* suite, const std::string& op) {
 void AddLogical(Rng* rng, Suite* suite, const std::string& op) {
   Ints a, b;
   RandomPair(rng, &a, &b);
-  Case c(op + "7_" + ShapeTag(a) + "_" + ShapeTag(b), 13, rng);
+  Case c(Lower(op) + "7_" + ShapeTag(a) + "_" + ShapeTag(b), 13, rng);
   const std::string zero = c.Constant({}, {0.0f});
   const std::string x = c.Node("Greater", {c.Input(a), zero}), y = c.Node("Less", {c.Input(b), zero});
   c.Output(op == "Not" ? c.Node("Not", {x}) : c.Node(op, {x, y}), onnx::TensorProto::BOOL);

@@ -188,6 +188,12 @@ std::string Num(double v) {
   return s;
 }
 
+std::string Lower(const std::string& s) {
+  std::string out;
+  for (char ch : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
 std::string ShapeTag(const Ints& dims) {
   static const char* const kSpatial[3][3] = {{"w"}, {"h", "w"}, {"d", "h", "w"}};
   if (dims.size() < 3 || dims.size() > 5) return "s" + Join(dims);
@@ -226,7 +232,8 @@ int main(int argc, char** argv) {
                              random_ops::AddPoolCases,       random_ops::AddResizeCases,
                              random_ops::AddActivationCases, random_ops::AddFusedChainCases,
                              random_ops::AddReduceCases,     random_ops::AddLogicCases,
-                             random_ops::AddMovementCases,   random_ops::AddNormCases};
+                             random_ops::AddMovementCases,   random_ops::AddNormCases,
+                             random_ops::AddRecurrentCases};
   uint64_t k = 0;
   for (Family f : families) {
     random_ops::Rng rng(seed * 1000003u + ++k);

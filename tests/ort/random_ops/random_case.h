@@ -90,6 +90,8 @@ class Suite {
   std::map<std::string, int> names_;
 };
 
+// "softmax" from "Softmax": case names from op types.
+std::string Lower(const std::string& s);
 // "3x1" from {3, 1}; `sep` between values.
 std::string Join(const Ints& v, const char* sep = "x");
 // A float for case names: 0.25 -> "0p25", -1.5 -> "m1p5".
@@ -109,5 +111,6 @@ void AddReduceCases(Rng* rng, Suite* suite);
 void AddLogicCases(Rng* rng, Suite* suite);
 void AddMovementCases(Rng* rng, Suite* suite);
 void AddNormCases(Rng* rng, Suite* suite);
+void AddRecurrentCases(Rng* rng, Suite* suite);
 
 }  // namespace random_ops

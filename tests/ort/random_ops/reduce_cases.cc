@@ -1,18 +1,12 @@
 // Reductions (ReduceSum ... ReduceSumSquare) and ArgMax / ArgMin on random 3-D and 4-D inputs: axes as
 // the attribute (opset 13) and as the constant input (opset 18), keepdims both ways, negative axes;
 // CumSum (exclusive, reverse) along random axes.
-#include <cctype>
 #include <string>
 
 #include "tests/ort/random_ops/random_case.h"
 
 namespace random_ops {
 namespace {
-
-std::string LowerName(std::string s) {
-  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 Ints RandomDims(Rng* rng) {
   if (rng->Chance(0.5)) return {rng->Int(1, 3), rng->Int(1, 6), rng->Int(1, 9)};
@@ -37,7 +31,7 @@ void AddReduce(Rng* rng, Suite* suite, const std::string& op, float lo, float hi
     const Ints dims = RandomDims(rng);
     const Ints axes = RandomAxes(rng, static_cast<int>(dims.size()));
     const int keepdims = rng->Int(0, 1);
-    Case c(LowerName(op) + std::to_string(opset) + "_axes" + Join(axes, "_") + "_keep" + std::to_string(keepdims) +
+    Case c(Lower(op) + std::to_string(opset) + "_axes" + Join(axes, "_") + "_keep" + std::to_string(keepdims) +
                "_" + ShapeTag(dims),
            opset, rng);
     const std::string x = c.Input(dims, lo, hi);
@@ -58,7 +52,7 @@ void AddArgReduce(Rng* rng, Suite* suite, const std::string& op) {
     const int rank = static_cast<int>(dims.size());
     const int axis = rng->Int(-rank, rank - 1);
     const int keepdims = rng->Int(0, 1), last = rng->Int(0, 1);
-    Case c(LowerName(op) + "13_axis" + Num(axis) + "_keep" + std::to_string(keepdims) + "_last" +
+    Case c(Lower(op) + "13_axis" + Num(axis) + "_keep" + std::to_string(keepdims) + "_last" +
                std::to_string(last) + "_" + ShapeTag(dims),
            13, rng);
     c.Output(c.Node(op, {c.Input(dims, -4.0f, 4.0f)},
