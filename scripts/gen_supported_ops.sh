@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
   echo "# Supported operators"
   echo
   echo "ONNX operators the runtime executes (float32 reference kernels), from \`runtime/ops/ops.def\`."
+  echo "*Quantized* says how \`npurt convert --quantize\` stores each: in int8 (int16 for the hybrid scheme's"
+  echo "layers), or kept in float with its inputs dequantized and its outputs quantized at the boundary."
   echo "Inputs and outputs give the accepted counts (optional inputs included). \`npurt convert\` maps each"
   echo "of them one to one; the second table lists the ONNX operators it handles otherwise (from"
   echo "\`compiler/onnx/converter_table.cc\`). Any other operator fails the conversion with its op type,"

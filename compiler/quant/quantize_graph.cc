@@ -52,6 +52,11 @@ bool In(const std::string& s, const char* const (&list)[N]) {
   return In(s, list, N);
 }
 
+bool HasIntegerForm(const std::string& op) {
+  return op == "Conv" || op == "ConvTranspose" || op == "Gemm" || op == "MatMul" || In(op, kElementwise) ||
+         In(op, kUnary) || In(op, kDataMovement);
+}
+
 // The int8 plan for a node, or false when the op has no int8 form in npurt.
 bool PlanFor(const Graph& g, const IrNode& n, Plan* plan) {
   const size_t k = n.inputs.size();
@@ -901,6 +906,11 @@ int64_t NodeMacs(const Graph& graph, const IrNode& n) {
   std::vector<const Shape*> inputs;
   for (int i : n.inputs) inputs.push_back(i < 0 ? nullptr : &graph.tensors()[i].shape);
   return OpMacs(n.op_type, n.attrs, inputs, graph.tensors()[n.outputs[0]].shape);
+}
+
+const char* QuantizedStorage(const std::string& op_type) {
+  if (op_type == "QuantizeLinear" || op_type == "DequantizeLinear") return "the boundaries themselves";
+  return HasIntegerForm(op_type) ? "int8, int16" : "float";
 }
 
 Status QuantizeGraph(const std::map<std::string, TensorStats>& stats, const QuantizeOptions& options, Graph* graph,

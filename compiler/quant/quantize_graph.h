@@ -81,6 +81,12 @@ struct QuantizeReport {
 Status QuantizeGraph(const std::map<std::string, TensorStats>& stats, const QuantizeOptions& options, Graph* graph,
                      QuantizeReport* report);
 
+// How `--quantize` stores an op type's tensors, for `npurt ops`: "int8, int16" when the quantizer
+// has an integer form for it (its activations int8, or int16 for the hybrid scheme's layers), else
+// "float" (kept in float, its inputs dequantized and its outputs quantized at the boundary). A node
+// of an integer op type may still stay float (a non-constant weight, a form the runtime refuses).
+const char* QuantizedStorage(const std::string& op_type);
+
 // The weight layout of a Conv ([M, C/g, k...]) or ConvTranspose ([C, M/g, k...]) with `group` groups:
 // f(m, c, index) for every weight element, by output channel m and input channel c. False (f not called)
 // for a shape that is not such a weight.

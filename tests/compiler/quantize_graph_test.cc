@@ -448,3 +448,24 @@ TEST_F(QuantizeGraphTest, UnknownFloatLayerIsAnError) {
 }  // namespace
 }  // namespace compiler
 }  // namespace npurt
+
+namespace npurt {
+namespace compiler {
+namespace {
+
+TEST(QuantizedStorage, NamesTheIntegerFormsAndTheFloatOnes) {
+  for (const char* op : {"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Concat", "Sigmoid", "Softmax",
+                         "LogSoftmax", "Mish", "Reshape", "Transpose", "DepthToSpace", "Tile", "GatherElements",
+                         "MaxPool"}) {
+    EXPECT_STREQ(QuantizedStorage(op), "int8, int16") << op;
+  }
+  for (const char* op : {"LSTM", "LayerNormalization", "ReduceMean", "Equal", "Where", "ScatterND", "CumSum", "ArgMax",
+                         "InstanceNormalization"}) {
+    EXPECT_STREQ(QuantizedStorage(op), "float") << op;
+  }
+  EXPECT_STREQ(QuantizedStorage("QuantizeLinear"), "the boundaries themselves");
+}
+
+}  // namespace
+}  // namespace compiler
+}  // namespace npurt

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "compiler/onnx/onnx_importer.h"
+#include "compiler/quant/quantize_graph.h"
 #include "runtime/ops/op.h"
 #include "tools/npurt/commands.h"
 
@@ -16,21 +17,23 @@ void AddOpsCommand(CLI::App& app, int* exit_code) {
   static bool markdown = false;
   cmd->add_flag("--markdown", markdown, "Print Markdown tables (as in docs/supported_ops.md)");
   cmd->callback([exit_code]() {
+    // Every runtime op computes in float32; "Quantized" says how `npurt convert --quantize` stores it.
     if (markdown) {
-      std::printf("| Operator | Inputs | Outputs |\n|---|---|---|\n");
+      std::printf("| Operator | Inputs | Outputs | Float | Quantized (--quantize) |\n|---|---|---|---|---|\n");
     } else {
       std::printf("Runtime operators (ONNX names):\n");
-      std::printf("%-22s %-8s %s\n", "Operator", "Inputs", "Outputs");
+      std::printf("%-26s %-8s %-8s %-6s %s\n", "Operator", "Inputs", "Outputs", "Float", "Quantized (--quantize)");
     }
     for (const OpDef* op : AllOps()) {
       char ins[32], outs[32];
       std::snprintf(ins, sizeof(ins), op->min_inputs == op->max_inputs ? "%d" : "%d-%d", op->min_inputs, op->max_inputs);
       std::snprintf(outs, sizeof(outs), op->min_outputs == op->max_outputs ? "%d" : "%d-%d", op->min_outputs,
                     op->max_outputs);
+      const char* quantized = compiler::QuantizedStorage(op->name);
       if (markdown) {
-        std::printf("| %s | %s | %s |\n", op->name, ins, outs);
+        std::printf("| %s | %s | %s | float32 | %s |\n", op->name, ins, outs, quantized);
       } else {
-        std::printf("%-22s %-8s %s\n", op->name, ins, outs);
+        std::printf("%-26s %-8s %-8s %-6s %s\n", op->name, ins, outs, "fp32", quantized);
       }
     }
     // The ONNX ops `npurt convert` accepts beyond the runtime ops: lowered onto
