@@ -9,6 +9,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -59,6 +60,14 @@ class NodeContext {
   // Set by the importer: the names the model uses.
   void set_used_names(const std::unordered_set<std::string>* used) { used_names_ = used; }
 
+  // Imports the nodes of subgraph `graph` (an If branch) in the current scope: its nodes may read
+  // every tensor the outer graph has so far; fills `outputs` with the IR tensors of its outputs.
+  // `scope` prefixes the names of the IR nodes it adds. Set by the importer.
+  using SubgraphImporter =
+      std::function<Status(const onnx::GraphProto& graph, const std::string& scope, std::vector<int>* outputs)>;
+  void set_subgraph_importer(const SubgraphImporter* importer) { subgraph_importer_ = importer; }
+  Status ImportSubgraph(const onnx::GraphProto& graph, const std::string& scope, std::vector<int>* outputs) const;
+
   // Copies the node's INT/FLOAT/INTS/FLOATS/STRING attributes verbatim, except
   // those in `skip`. Other attribute types are an error.
   Status CopyAttributes(Attributes* out, const std::vector<std::string>& skip = {}) const;
@@ -96,6 +105,7 @@ class NodeContext {
   int opset_;
   std::vector<int> inputs_;
   const std::unordered_set<std::string>* used_names_ = nullptr;
+  const SubgraphImporter* subgraph_importer_ = nullptr;
 };
 
 // A converter fills `outputs` with one IR tensor id per ONNX output (at most
@@ -139,14 +149,19 @@ Status ConvertBinary(NodeContext& ctx, std::vector<int>* outputs);  // Add, Sub,
 Status ConvertPRelu(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertConcat(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertPad(NodeContext& ctx, std::vector<int>* outputs);
+Status ConvertScatter(NodeContext& ctx, std::vector<int>* outputs);  // opsets 9-10: ScatterElements
 // convert_cast.cc
 Status ConvertCast(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertEyeLike(NodeContext& ctx, std::vector<int>* outputs);  // dtype: an ONNX type code
 // convert_identity.cc
 Status ConvertDropout(NodeContext& ctx, std::vector<int>* outputs);
-Status ConvertScatter(NodeContext& ctx, std::vector<int>* outputs);
+// convert_einsum.cc: Transpose / Reshape / ReduceSum / MatMul.
 Status ConvertEinsum(NodeContext& ctx, std::vector<int>* outputs);
-Status ConvertRecurrent(NodeContext& ctx, std::vector<int>* outputs);  // RNN, GRU, LSTM  // Transpose / Reshape / ReduceSum / MatMul  // opsets 9-10: ScatterElements
+// convert_recurrent.cc
+Status ConvertRecurrent(NodeContext& ctx, std::vector<int>* outputs);  // RNN, GRU, LSTM
+// convert_control_flow.cc: If (a constant condition inlines its branch; a run-time one runs
+// both branches and selects their outputs with Where).
+Status ConvertIf(NodeContext& ctx, std::vector<int>* outputs);
 // convert_elementwise.cc
 Status ConvertSum(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertNeg(NodeContext& ctx, std::vector<int>* outputs);

@@ -72,6 +72,8 @@ const std::vector<OnnxConverter>& ImporterOps() {
       {"Neg", ConvertNeg, kLow, "Mul by -1 (float), Sub from 0 (int)"},
       {"Reciprocal", ConvertReciprocal, kLow, "Div 1 by x"},
       {"Expand", ConvertExpand, kLow, "folded when constant, else Mul by ones"},
+      {"If", ConvertIf, kLow,
+       "constant condition: the chosen branch inlined; run-time condition: both branches and Where (equal shapes)"},
       // Evaluated during import: inputs must be constants (shapes for Shape/Size).
       {"Constant", ConvertConstant, kImp, "value, value_float(s), value_int(s)"},
       {"ConstantOfShape", ConvertConstantOfShape, kImp, ""},

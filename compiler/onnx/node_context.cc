@@ -244,6 +244,12 @@ int NodeContext::AddConstant(const std::string& suffix, const Shape& shape, Data
   return graph_->AddConstantBytes(name_ + ":" + suffix, shape, dtype, data, bytes);
 }
 
+Status NodeContext::ImportSubgraph(const onnx::GraphProto& graph, const std::string& scope,
+                                   std::vector<int>* outputs) const {
+  if (subgraph_importer_ == nullptr) return Error("subgraphs cannot be imported here");
+  return (*subgraph_importer_)(graph, scope, outputs);
+}
+
 Status NodeContext::RequireConstant(size_t i) const {
   if (!has_input(i)) return Error("input %zu is missing", i);
   if (is_constant(i)) return Status::Ok();

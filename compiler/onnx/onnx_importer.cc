@@ -52,10 +52,38 @@ std::string DeclaredShape(const onnx::TensorShapeProto& shape) {
   return s + "]";
 }
 
+// Every tensor name a node's subgraphs (If branches) read or return, nested ones included: the
+// node depends on those of the outer graph as if they were inputs.
+void CollectSubgraphNames(const onnx::NodeProto& node, std::vector<std::string>* names) {
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    std::vector<const onnx::GraphProto*> graphs;
+    if (a.has_g()) graphs.push_back(&a.g());
+    for (const onnx::GraphProto& g : a.graphs()) graphs.push_back(&g);
+    for (const onnx::GraphProto* g : graphs) {
+      for (const onnx::NodeProto& n : g->node()) {
+        names->insert(names->end(), n.input().begin(), n.input().end());
+        CollectSubgraphNames(n, names);
+      }
+      for (const onnx::ValueInfoProto& v : g->output()) names->push_back(v.name());
+    }
+  }
+}
+
+// The names a node reads: its inputs, then those its subgraphs read.
+std::vector<std::string> NodeDependencies(const onnx::NodeProto& node) {
+  std::vector<std::string> names(node.input().begin(), node.input().end());
+  CollectSubgraphNames(node, &names);
+  return names;
+}
+
 class Importer {
  public:
   Importer(const onnx::ModelProto& model, const std::string& label, const ImportOptions& options, Graph* graph)
-      : model_(model), graph_proto_(model.graph()), label_(label), options_(options), graph_(graph) {}
+      : model_(model), graph_proto_(model.graph()), label_(label), options_(options), graph_(graph) {
+    subgraph_importer_ = [this](const onnx::GraphProto& g, const std::string& scope, std::vector<int>* outputs) {
+      return ImportSubgraph(g, scope, outputs);
+    };
+  }
 
   Status Run() {
     NPURT_RETURN_IF_ERROR(ReadOpset());
@@ -125,6 +153,8 @@ class Importer {
         if (!out.empty()) producer_.emplace(out, static_cast<size_t>(k));
       }
     }
+    std::vector<std::vector<std::string>> deps(n);
+    for (int k = 0; k < n; ++k) deps[k] = NodeDependencies(graph_proto_.node(k));
     std::vector<int> state(n, 0);  // 0 new, 1 on the stack, 2 done
     for (int root = 0; root < n; ++root) {
       if (state[root]) continue;
@@ -132,9 +162,8 @@ class Importer {
       state[root] = 1;
       while (!stack.empty()) {
         auto& [k, next] = stack.back();
-        const onnx::NodeProto& node = graph_proto_.node(k);
-        if (next < node.input_size()) {
-          const std::string& in = node.input(next++);
+        if (next < static_cast<int>(deps[k].size())) {
+          const std::string& in = deps[k][next++];
           auto it = producer_.find(in);
           if (in.empty() || it == producer_.end() || initializers_.count(in)) continue;
           const int p = static_cast<int>(it->second);
@@ -208,7 +237,9 @@ class Importer {
       auto it = producer_.find(name);
       if (it == producer_.end()) continue;  // reported when a node uses it
       needed_nodes_.insert(it->second);
-      for (const std::string& in : graph_proto_.node(static_cast<int>(it->second)).input()) stack.push_back(in);
+      for (const std::string& in : NodeDependencies(graph_proto_.node(static_cast<int>(it->second)))) {
+        stack.push_back(in);
+      }
     }
     for (const std::string& name : options_.inputs) {
       if (!reached_cut_.count(name)) {
@@ -381,7 +412,39 @@ class Importer {
 
   Status ConvertNode(size_t k) {
     const onnx::NodeProto& node = graph_proto_.node(static_cast<int>(k));
-    const std::string name = node.name().empty() ? node.op_type() + "_" + std::to_string(k) : node.name();
+    return ConvertNodeProto(node, node.name().empty() ? node.op_type() + "_" + std::to_string(k) : node.name());
+  }
+
+  // Imports an If branch where the If node stands: its initializers and node outputs are visible to
+  // its own nodes only (the outer names it reads resolve as usual); returns its outputs' tensors.
+  Status ImportSubgraph(const onnx::GraphProto& g, const std::string& scope, std::vector<int>* outputs) {
+    if (g.sparse_initializer_size() > 0) {
+      return NPURT_ERROR(kModelInvalid, "subgraph '%s' has sparse initializers, which are not supported", scope.c_str());
+    }
+    const auto saved_ids = ids_;
+    const auto saved_initializers = initializers_;
+    for (const onnx::TensorProto& t : g.initializer()) {
+      initializers_[t.name()] = &t;
+      ids_.erase(t.name());
+    }
+    Status status = Status::Ok();
+    for (int k = 0; k < g.node_size() && status.ok(); ++k) {
+      const onnx::NodeProto& node = g.node(k);
+      status = ConvertNodeProto(node, scope + "/" + (node.name().empty() ? node.op_type() + "_" + std::to_string(k)
+                                                                          : node.name()));
+    }
+    for (int i = 0; i < g.output_size() && status.ok(); ++i) {
+      int id = -1;
+      status = Lookup(g.output(i).name(), &id);
+      if (status.ok()) outputs->push_back(id);
+    }
+    ids_ = saved_ids;
+    initializers_ = saved_initializers;
+    if (!status.ok()) return Status(status.code(), "in subgraph '" + scope + "': " + status.message());
+    return Status::Ok();
+  }
+
+  Status ConvertNodeProto(const onnx::NodeProto& node, const std::string& name) {
     const OnnxConverter* conv = IsDefaultDomain(node.domain()) ? onnx_import::FindOnnxConverter(node.op_type()) : nullptr;
     if (conv == nullptr) {
       return NPURT_ERROR(kModelInvalid,
@@ -403,6 +466,7 @@ class Importer {
     }
     NodeContext ctx(graph_, node, name, opset_, inputs);
     ctx.set_used_names(&used_names_);
+    ctx.set_subgraph_importer(&subgraph_importer_);
     const size_t first_new = graph_->tensors().size();
     std::vector<int> produced;
     NPURT_RETURN_IF_ERROR(conv->convert(ctx, &produced));
@@ -442,6 +506,7 @@ class Importer {
   std::unordered_set<size_t> needed_nodes_;
   std::unordered_set<std::string> used_names_;
   std::unordered_map<std::string, int> ids_;
+  NodeContext::SubgraphImporter subgraph_importer_;
 };
 
 }  // namespace

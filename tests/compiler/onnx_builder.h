@@ -148,6 +148,29 @@ class OnnxBuilder {
     a->set_s(v);
   }
 
+  // A GRAPH attribute (an If branch): `body` fills the subgraph's nodes, initializers and outputs.
+  static onnx::GraphProto* AttrGraph(onnx::NodeProto* n, const std::string& name) {
+    onnx::AttributeProto* a = n->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::GRAPH);
+    a->mutable_g()->set_name(name);
+    return a->mutable_g();
+  }
+  static onnx::NodeProto* SubgraphNode(onnx::GraphProto* g, const std::string& op, const std::vector<std::string>& inputs,
+                                       const std::vector<std::string>& outputs) {
+    onnx::NodeProto* n = g->add_node();
+    n->set_op_type(op);
+    n->set_name(g->name() + "_" + op + "_" + std::to_string(g->node_size()));
+    for (const std::string& i : inputs) n->add_input(i);
+    for (const std::string& o : outputs) n->add_output(o);
+    return n;
+  }
+  static void SubgraphOutput(onnx::GraphProto* g, const std::string& name, int elem_type = onnx::TensorProto::FLOAT) {
+    onnx::ValueInfoProto* v = g->add_output();
+    v->set_name(name);
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type);
+  }
+
   std::string Serialize() const { return model_.SerializeAsString(); }
   // Writes the model to `path`; false on failure.
   bool Write(const std::string& path) const {

@@ -963,5 +963,108 @@ TEST(OnnxImport, EinsumDiagonalsAndBadEquationsAreClearErrors) {
   EXPECT_NE(error("ij->ij", {{2, 3}, {3, 2}}).find("1 operands for 2 inputs"), std::string::npos);
 }
 
+// If on `cond`: then_branch = Relu(x) + b (b a branch initializer, x read from the outer graph),
+// else_branch = Neg(x); y = If(...) * 10.
+void AddIfNode(onnx_test::OnnxBuilder& b, const std::string& cond, const std::string& else_op = "Neg") {
+  using onnx_test::OnnxBuilder;
+  onnx::NodeProto* n = b.Node("If", {cond}, {"picked"}, "if_node");
+  onnx::GraphProto* then_g = OnnxBuilder::AttrGraph(n, "then_branch");
+  *then_g->add_initializer() = OnnxBuilder::FloatTensor("b", {3}, {1, 2, 3});
+  OnnxBuilder::SubgraphNode(then_g, "Relu", {"x"}, {"r"});
+  OnnxBuilder::SubgraphNode(then_g, "Add", {"r", "b"}, {"then_out"});
+  OnnxBuilder::SubgraphOutput(then_g, "then_out");
+  onnx::GraphProto* else_g = OnnxBuilder::AttrGraph(n, "else_branch");
+  OnnxBuilder::SubgraphNode(else_g, else_op, {"x"}, {"else_out"});
+  OnnxBuilder::SubgraphOutput(else_g, "else_out");
+  b.FloatInitializer("ten", {}, {10});
+  b.Node("Mul", {"picked", "ten"}, {"y"});
+  b.Output("y");
+}
+
+TEST(OnnxImport, IfOnAShapeConditionInlinesTheChosenBranchOnly) {
+  // cond = Shape(x)[1] > limit: constant once x's shape is fixed, as exporters write it.
+  for (int64_t limit : {2, 3}) {
+    onnx_test::OnnxBuilder b(13);
+    b.Input("x", {2, 3});
+    b.Node("Shape", {"x"}, {"shape"});
+    b.Int64Initializer("one", {}, {1});
+    b.Int64Initializer("limit", {}, {limit});
+    b.Node("Gather", {"shape", "one"}, {"dim1"});
+    b.Node("Greater", {"dim1", "limit"}, {"cond"});
+    // The branch not taken may hold what npurt cannot run: it is never imported.
+    AddIfNode(b, "cond", limit == 3 ? "Neg" : "NoSuchOperator");
+    const auto y = onnx_test::ConvertAndRun(b, compiler::CompileOptions(), {{-1, 2, -3, 4, -5, 6}});
+    ASSERT_EQ(y.size(), 1u);
+    if (limit == 2) {  // 3 > 2: Relu(x) + [1, 2, 3], times 10
+      EXPECT_EQ(y[0], (onnx_test::Floats{10, 40, 30, 50, 20, 90}));
+    } else {  // 3 > 3 is false: -x, times 10
+      EXPECT_EQ(y[0], (onnx_test::Floats{10, -20, 30, -40, 50, -60}));
+    }
+  }
+}
+
+TEST(OnnxImport, IfNestedInABranchReadsEveryOuterScope) {
+  using onnx_test::OnnxBuilder;
+  onnx_test::OnnxBuilder b(13);
+  b.Input("x", {2});
+  b.FloatInitializer("two", {}, {2});
+  onnx::TensorProto yes;
+  yes.set_name("yes");
+  yes.set_data_type(onnx::TensorProto::BOOL);
+  yes.set_raw_data(std::string(1, '\1'));
+  b.Initializer(yes);
+  onnx::NodeProto* outer = b.Node("If", {"yes"}, {"y"}, "outer_if");
+  onnx::GraphProto* outer_then = OnnxBuilder::AttrGraph(outer, "then_branch");
+  OnnxBuilder::SubgraphNode(outer_then, "Mul", {"x", "two"}, {"x2"});
+  onnx::NodeProto* inner = OnnxBuilder::SubgraphNode(outer_then, "If", {"yes"}, {"inner_out"});
+  onnx::GraphProto* inner_then = OnnxBuilder::AttrGraph(inner, "then_branch");
+  OnnxBuilder::SubgraphNode(inner_then, "Add", {"x2", "x"}, {"sum"});  // x2 from the branch, x from the top
+  OnnxBuilder::SubgraphOutput(inner_then, "sum");
+  onnx::GraphProto* inner_else = OnnxBuilder::AttrGraph(inner, "else_branch");
+  OnnxBuilder::SubgraphOutput(inner_else, "x");
+  OnnxBuilder::SubgraphOutput(outer_then, "inner_out");
+  onnx::GraphProto* outer_else = OnnxBuilder::AttrGraph(outer, "else_branch");
+  OnnxBuilder::SubgraphOutput(outer_else, "x");
+  b.Output("y");
+  EXPECT_EQ(onnx_test::ConvertAndRun(b, compiler::CompileOptions(), {{1, -4}})[0], (onnx_test::Floats{3, -12}));
+}
+
+TEST(OnnxImport, IfOnARunTimeConditionRunsBothBranchesAndSelects) {
+  // cond = ReduceSum(x) > 0, known only when x is.
+  onnx_test::OnnxBuilder b(13);
+  b.Input("x", {3});
+  onnx::NodeProto* sum = b.Node("ReduceSum", {"x"}, {"s"});
+  onnx_test::OnnxBuilder::AttrInt(sum, "keepdims", 0);
+  b.FloatInitializer("zero", {}, {0});
+  b.Node("Greater", {"s", "zero"}, {"cond"});
+  AddIfNode(b, "cond");
+  std::vector<uint8_t> file;
+  Status s = onnx_test::Convert(b, compiler::CompileOptions(), &file);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(onnx_test::RunModel(file, {{1, -2, 3}})[0], (onnx_test::Floats{20, 20, 60}));   // sum 2: Relu(x) + b
+  EXPECT_EQ(onnx_test::RunModel(file, {{1, -5, 3}})[0], (onnx_test::Floats{-10, 50, -30}));  // sum -1: -x
+}
+
+TEST(OnnxImport, IfWhoseRunTimeBranchesDisagreeInShapeIsAClearError) {
+  using onnx_test::OnnxBuilder;
+  onnx_test::OnnxBuilder b(13);
+  b.Input("x", {3});
+  b.Input("cond", {}, onnx::TensorProto::BOOL);
+  onnx::NodeProto* n = b.Node("If", {"cond"}, {"y"}, "if_node");
+  onnx::GraphProto* then_g = OnnxBuilder::AttrGraph(n, "then_branch");
+  OnnxBuilder::SubgraphOutput(then_g, "x");
+  onnx::GraphProto* else_g = OnnxBuilder::AttrGraph(n, "else_branch");
+  *else_g->add_initializer() = OnnxBuilder::FloatTensor("k", {2}, {1, 2});
+  OnnxBuilder::SubgraphOutput(else_g, "k");
+  b.Output("y");
+  std::vector<uint8_t> file;
+  Status s = onnx_test::Convert(b, compiler::CompileOptions(), &file);
+  EXPECT_EQ(s.code(), StatusCode::kModelInvalid);
+  EXPECT_NE(s.message().find("output 0 is FP32 [3] in then_branch and FP32 [2] in else_branch"),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("if_node"), std::string::npos) << s.message();
+}
+
 }  // namespace
 }  // namespace npurt
