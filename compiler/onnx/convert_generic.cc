@@ -19,7 +19,7 @@ Status RequireShapeInputsConstant(NodeContext& ctx) {
       {"Split", {1}},   {"Pad", {1, 3}},         {"Resize", {1, 2, 3}}, {"ReduceMean", {1}},
       {"ReduceMax", {1}}, {"ReduceSum", {1}},  {"ReduceMin", {1}},   {"ReduceProd", {1}},
       {"ReduceL1", {1}},  {"ReduceL2", {1}},   {"ReduceLogSum", {1}}, {"ReduceLogSumExp", {1}},
-      {"ReduceSumSquare", {1}}, {"Tile", {1}},
+      {"ReduceSumSquare", {1}}, {"Tile", {1}},  {"MaxUnpool", {2}},
   };
   for (const auto& entry : kShapeInputs) {
     if (ctx.op_type() != entry.op) continue;
@@ -42,9 +42,8 @@ Status ConvertGeneric(NodeContext& ctx, std::vector<int>* outputs) {
   Attributes attrs;
   // consumed_inputs (opset 1) and is_test (BatchNormalization/Dropout < 7) mean nothing at inference.
   NPURT_RETURN_IF_ERROR(ctx.CopyAttributes(&attrs, {"consumed_inputs", "is_test"}));
-  // Outputs the runtime op does not produce (MaxPool's Indices, training
-  // outputs of BatchNormalization) stay unproduced; the importer checks that
-  // nothing uses them.
+  // Outputs the runtime op does not produce (the training outputs of
+  // BatchNormalization) stay unproduced; the importer checks that nothing uses them.
   int n = ctx.num_outputs();
   // Unused trailing optional outputs (MaxPool's Indices, LayerNormalization's
   // Mean) are dropped; Split's outputs define the split, so they all stay.
@@ -53,7 +52,7 @@ Status ConvertGeneric(NodeContext& ctx, std::vector<int>* outputs) {
   static const struct {
     const char* op;
     int computed;
-  } kComputedOutputs[] = {{"MaxPool", 1}, {"BatchNormalization", 1}, {"LayerNormalization", 1}};
+  } kComputedOutputs[] = {{"BatchNormalization", 1}, {"LayerNormalization", 1}};
   int computed = def->max_outputs;
   for (const auto& e : kComputedOutputs) {
     if (ctx.op_type() == e.op) computed = e.computed;

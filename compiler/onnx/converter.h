@@ -159,6 +159,8 @@ Status ConvertDropout(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertEinsum(NodeContext& ctx, std::vector<int>* outputs);
 // convert_recurrent.cc
 Status ConvertRecurrent(NodeContext& ctx, std::vector<int>* outputs);  // RNN, GRU, LSTM
+// convert_roi_align.cc: the opset's default coordinate_transformation_mode.
+Status ConvertRoiAlign(NodeContext& ctx, std::vector<int>* outputs);
 // convert_control_flow.cc: If (a constant condition inlines its branch; a run-time one runs
 // both branches and selects their outputs with Where).
 Status ConvertIf(NodeContext& ctx, std::vector<int>* outputs);

@@ -30,6 +30,11 @@ struct Plan {
 
 bool IsConstant(const Graph& g, int t) { return t >= 0 && g.tensors()[t].is_constant; }
 bool IsFloat(const Graph& g, int t) { return t >= 0 && g.tensors()[t].dtype == DataType::kFloat32; }
+// Integer arithmetic (int64 shape and index computations) is neither int8 nor float work.
+bool TouchesFloat(const Graph& g, const IrNode& n) {
+  return std::any_of(n.inputs.begin(), n.inputs.end(), [&](int t) { return IsFloat(g, t); }) ||
+         std::any_of(n.outputs.begin(), n.outputs.end(), [&](int t) { return IsFloat(g, t); });
+}
 
 const char* const kUnary[] = {"Relu",  "Clip",  "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh",
                               "Exp",   "Log",   "Sqrt",      "Erf",     "Sin",         "Cos",       "Tan",
@@ -123,6 +128,8 @@ bool PlanFor(const Graph& g, const IrNode& n, Plan* plan) {
   }
   if (In(n.op_type, kUnary) || In(n.op_type, kDataMovement)) {
     if (k == 0) return false;
+    // MaxPool's Indices: the quantized outputs would be the values only; kept float instead.
+    if (n.op_type == "MaxPool" && n.outputs.size() > 1) return false;
     plan->roles[0] = Role::kActivation;
     plan->same_params = In(n.op_type, kDataMovement);
     return true;
@@ -750,7 +757,7 @@ Status Quantizer::Run(QuantizeReport* report) {
     if (options_.float_layers.count(n.name)) {
       why = "kept in float (float layer)";
     } else if (!PlanFor(g_, n, &plan)) {
-      why = "no int8 form";
+      why = n.op_type == "MaxPool" ? "no int8 form with the Indices output" : "no int8 form";
     } else {
       for (size_t i = 0; i < n.inputs.size() && why.empty(); ++i) {
         const int t = n.inputs[i];
@@ -775,7 +782,8 @@ Status Quantizer::Run(QuantizeReport* report) {
     if (why.empty()) {
       int8_node_[k] = true;
       for (int o : n.outputs) stored_int8_[o] = true;
-    } else if (NodeMacs(g_, n) > 0 || (FindOp(n.op_type) != nullptr && !In(n.op_type, kDataMovement))) {
+    } else if (NodeMacs(g_, n) > 0 || (FindOp(n.op_type) != nullptr &&
+                                       (!In(n.op_type, kDataMovement) || n.outputs.size() > 1) && TouchesFloat(g_, n))) {
       report->float_reasons.push_back("node '" + n.name + "' (" + n.op_type + "): " + why);
     }
   }
@@ -883,7 +891,10 @@ Status Quantizer::Run(QuantizeReport* report) {
       for (int& t : n.inputs) {
         if (t >= 0 && stored_int8_[t]) t = DequantizeNodeInput(t);
       }
-      if (FindOp(n.op_type) != nullptr && !In(n.op_type, kDataMovement)) report->float_nodes++;
+      if (FindOp(n.op_type) != nullptr && (!In(n.op_type, kDataMovement) || n.outputs.size() > 1) &&
+          TouchesFloat(g_, n)) {
+        report->float_nodes++;
+      }
       report->float_macs += NodeMacs(g_, n);
     }
     g_.nodes().push_back(std::move(n));

@@ -1,7 +1,7 @@
 // MaxPool, AveragePool (1-D to 3-D windows: kernel_shape, strides, pads,
 // dilations, ceil_mode, auto_pad, count_include_pad), GlobalAveragePool and
-// GlobalMaxPool. MaxPool's optional Indices output is not supported;
-// storage_order only concerns Indices and is ignored.
+// GlobalMaxPool. MaxPool's optional Indices output (numbered as storage_order
+// says) runs the reference kernel.
 //
 // INT8 (quantized models): INT8 in, INT8 out, each with per-tensor
 // quantization (the output's may differ: MaxPool then requantizes the
@@ -37,6 +37,10 @@ struct PoolState : OpState {
   void (*nhwc_kernel)(const MaxPoolNhwcParams& p, const void* in, void* out, WorkRange rows) = nullptr;
   MaxPoolNhwcParams nhwc_params;
   size_t staged_input_bytes = 0;
+  // MaxPool with its Indices output (reference kernel, NCHW).
+  bool with_indices = false;
+  bool column_major = false;
+  int spatial_dims = 2;
 };
 
 // A channels-last MaxPool kernel of element type T behind the state's untyped pointer.
@@ -65,6 +69,16 @@ Status ReadFlag(const char* op, const Attributes& attrs, const char* name, bool*
   NPURT_RETURN_IF_ERROR(attrs.GetInt(name, 0, &v));
   NPURT_CHECK_OR_RETURN(v == 0 || v == 1, kModelInvalid, "%s: %s is %" PRId64 ", expected 0 or 1", op, name, v);
   *out = v == 1;
+  return Status::Ok();
+}
+
+// MaxPool's storage_order: how Indices number the spatial positions (1: first dim fastest).
+Status ReadStorageOrder(const Attributes& attrs, bool* column_major) {
+  int64_t order = 0;
+  NPURT_RETURN_IF_ERROR(attrs.GetInt("storage_order", 0, &order));
+  NPURT_CHECK_OR_RETURN(order == 0 || order == 1, kModelInvalid, "MaxPool: storage_order is %" PRId64 ", expected 0 or 1",
+                        order);
+  if (column_major != nullptr) *column_major = order == 1;
   return Status::Ok();
 }
 
@@ -157,13 +171,16 @@ const char* PoolName() {
 template <PoolKind kKind>
 Status PoolInfer(const Attributes& attrs, const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) {
   const char* op = PoolName<kKind>();
-  NPURT_CHECK_OR_RETURN(outputs->size() == 1, kModelInvalid, "%s: %zu outputs; only Y is supported (no Indices)", op,
-                        outputs->size());
   PoolParams params;
   Shape shape;
   NPURT_RETURN_IF_ERROR(PlanPool(op, kKind, attrs, inputs.empty() ? nullptr : inputs[0], &params, &shape));
   (*outputs)[0].shape = shape;
   (*outputs)[0].dtype = inputs[0]->dtype;
+  if (outputs->size() == 2) {  // MaxPool's Indices
+    NPURT_RETURN_IF_ERROR(ReadStorageOrder(attrs, nullptr));
+    (*outputs)[1].shape = shape;
+    (*outputs)[1].dtype = DataType::kInt64;
+  }
   return Status::Ok();
 }
 
@@ -215,7 +232,17 @@ Status PoolPrepare(OpNode* node) {
     state->s8.out_scale = out.scale;
     state->s8.out_zero_point = out.zero_point;
   }
-  if (kKind == PoolKind::kMax) ChooseNhwcMaxPool(node, state.get());
+  if (kKind == PoolKind::kMax && node->outputs.size() == 2) {
+    state->with_indices = true;
+    state->spatial_dims = node->inputs[0]->rank() - 2;
+    NPURT_RETURN_IF_ERROR(ReadStorageOrder(node->attrs, &state->column_major));
+    const bool same_codes = state->s8.in_scale == state->s8.out_scale &&
+                            state->s8.in_zero_point == state->s8.out_zero_point;
+    NPURT_CHECK_OR_RETURN(!IsQuantizedActivationType(node->inputs[0]->dtype) || same_codes, kModelInvalid,
+                          "MaxPool: with Indices, a quantized output must keep the input's scale and zero point");
+  } else if (kKind == PoolKind::kMax) {
+    ChooseNhwcMaxPool(node, state.get());
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -261,7 +288,22 @@ Status PoolEval(OpNode* node) {
   ParallelFor(p.planes, ThreadsFor(*node, y.num_elements() * taps), [&](int64_t begin, int64_t end) {
     const uint8_t* in = x.as<uint8_t>() + static_cast<size_t>(begin * in_plane) * elem;
     uint8_t* out = y.as<uint8_t>() + static_cast<size_t>(begin * out_plane) * elem;
-    if (IsQuantizedActivationType(y.dtype)) {
+    if (state->with_indices) {
+      PoolParams slice = p;
+      slice.planes = end - begin;
+      int64_t* indices = node->outputs[1]->as<int64_t>() + begin * out_plane;
+      const int64_t base = begin * in_plane;
+      if (y.dtype == DataType::kInt8) {
+        max_pool_with_indices__ref(slice, state->spatial_dims, state->column_major, base,
+                                   reinterpret_cast<const int8_t*>(in), reinterpret_cast<int8_t*>(out), indices);
+      } else if (y.dtype == DataType::kInt16) {
+        max_pool_with_indices__ref(slice, state->spatial_dims, state->column_major, base,
+                                   reinterpret_cast<const int16_t*>(in), reinterpret_cast<int16_t*>(out), indices);
+      } else {
+        max_pool_with_indices__ref(slice, state->spatial_dims, state->column_major, base,
+                                   reinterpret_cast<const float*>(in), reinterpret_cast<float*>(out), indices);
+      }
+    } else if (IsQuantizedActivationType(y.dtype)) {
       S8PoolParams slice = state->s8;
       slice.pool.planes = end - begin;
       quantized_pool__ref(slice, y.dtype, in, out);

@@ -270,9 +270,11 @@ TEST(PoolingOp, GlobalPools) {
   EXPECT_EQ(avg3d.FloatOutput(), (std::vector<float>{3}));
 }
 
-TEST(PoolingOp, MaxPoolRejectsIndicesOutput) {
+TEST(PoolingOp, MaxPoolIndicesRejectAStorageOrderOtherThanZeroOrOne) {
+  // (Indices values: tests/ops/roi_pool_test.cc.)
   OpRunner op("MaxPool");
   op.attrs().SetInts("kernel_shape", {2});
+  op.attrs().SetInt("storage_order", 2);
   op.AddFloatInput({1, 1, 4}, {1, 2, 3, 4});
   EXPECT_EQ(op.Run(2).code(), StatusCode::kModelInvalid);
 }

@@ -29,6 +29,17 @@ struct PoolParams {
 // Runtime) or 0 (average).
 void f32_pool__ref(const PoolParams& p, const float* input, float* output);
 
+// MaxPool with its Indices output: `output` as f32_pool__ref (max), and `indices` the position of
+// the window's first largest value in the whole input, planes included (ONNX, as ONNX Runtime).
+// Spatial positions count the last of the `spatial_dims` fastest (storage_order 0) or the first
+// fastest (`column_major`, storage_order 1). T is float, or int8 / int16 codes whose output keeps
+// the input's parameters (the largest code is the largest value). A window without a tap inside the
+// input gives the lowest value and index -1. `index_base` is added to every index (the position of
+// `input` in the whole tensor when a thread runs a slice of the planes).
+template <typename T>
+void max_pool_with_indices__ref(const PoolParams& p, int spatial_dims, bool column_major, int64_t index_base, const T* input,
+                                T* output, int64_t* indices);
+
 // One value per plane of `plane_size` elements (GlobalMaxPool, GlobalAveragePool).
 void f32_global_pool__ref(PoolKind kind, int64_t planes, int64_t plane_size, const float* input, float* output);
 

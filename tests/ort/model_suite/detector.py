@@ -163,3 +163,29 @@ class Crnn(nn.Module):
         f = self.cnn(x).squeeze(2).permute(2, 0, 1)  # [columns, batch, 128]
         out, _ = self.rnn(f)
         return self.fc(out).log_softmax(2)
+
+
+class TwoStageHead(nn.Module):
+    """The second stage of a Faster / Mask R-CNN-style detector: a small backbone, fixed proposals
+    (a first stage's output, constant here) pooled by RoiAlign (aligned, as Mask R-CNN; and
+    unaligned, the opset-10 coordinates) and by MaxRoiPool (Fast R-CNN), then a box head."""
+
+    def __init__(self, classes=8):
+        super().__init__()
+        self.backbone = nn.Sequential(ConvBnSiLU(3, 16, 3, 2), ConvBnSiLU(16, 32, 3, 2), ConvBnSiLU(32, 64, 3, 2))
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(3 * 64 * 7 * 7, 128), nn.ReLU())
+        self.cls = nn.Linear(128, classes)
+        self.box = nn.Linear(128, 4 * classes)
+        # [batch, x1, y1, x2, y2] in input pixels, some reaching past the 128 x 128 image.
+        self.register_buffer("proposals", torch.tensor([[0, 4.0, 6.0, 60.0, 70.0], [0, 30.0, 10.0, 126.0, 90.0],
+                                                        [0, 50.0, 40.0, 140.0, 135.0], [0, 0.0, 0.0, 127.0, 127.0],
+                                                        [0, 70.5, 20.25, 80.75, 33.5]]))
+
+    def forward(self, x):
+        import torchvision
+        f = self.backbone(x)  # stride 8
+        aligned = torchvision.ops.roi_align(f, self.proposals, (7, 7), 1 / 8, 2, aligned=True)
+        legacy = torchvision.ops.roi_align(f, self.proposals, (7, 7), 1 / 8, 0, aligned=False)
+        pooled = torchvision.ops.roi_pool(f, self.proposals, (7, 7), 1 / 8)
+        h = self.head(torch.cat([aligned, legacy, pooled], 1))
+        return self.cls(h), self.box(h)

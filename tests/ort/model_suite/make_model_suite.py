@@ -68,7 +68,7 @@ class SsdRawHeads(torch.nn.Module):
 def other_models():
     import torchaudio
     import torchvision.models.detection as det
-    from detector import Crnn, Detector, DetectorWithSequenceHead
+    from detector import Crnn, Detector, DetectorWithSequenceHead, TwoStageHead
 
     def conformer():
         model = torchaudio.models.Conformer(input_dim=80, num_heads=4, ffn_dim=128, num_layers=2,
@@ -85,6 +85,7 @@ def other_models():
         "yolo_style_lstm_head": (lambda: DetectorWithSequenceHead("LSTM"), [(1, 3, 128, 128)]),
         "yolo_style_gru_head": (lambda: DetectorWithSequenceHead("GRU"), [(1, 3, 128, 128)]),
         "crnn": (Crnn, [(1, 1, 32, 128)]),
+        "two_stage_roi_head": (TwoStageHead, [(1, 3, 128, 128)]),
     }
 
 

@@ -136,14 +136,22 @@ std::string Case::Int64Constant(const Ints& dims, const Ints& values) {
 }
 
 std::string Case::Node(const std::string& op, const std::vector<std::string>& inputs, const Attrs& attrs) {
+  return NodeN(op, inputs, attrs, 1)[0];
+}
+
+std::vector<std::string> Case::NodeN(const std::string& op, const std::vector<std::string>& inputs,
+                                     const Attrs& attrs, int outputs) {
   onnx::NodeProto* n = model_.mutable_graph()->add_node();
   n->set_op_type(op);
   n->set_name(Fresh("n"));
   for (const std::string& in : inputs) n->add_input(in);
-  const std::string out = Fresh("t");
-  n->add_output(out);
+  std::vector<std::string> names;
+  for (int i = 0; i < outputs; ++i) {
+    names.push_back(Fresh("t"));
+    n->add_output(names.back());
+  }
   for (const onnx::AttributeProto& a : attrs) *n->add_attribute() = a;
-  return out;
+  return names;
 }
 
 void Case::Output(const std::string& tensor, int elem_type) {
@@ -233,7 +241,7 @@ int main(int argc, char** argv) {
                              random_ops::AddActivationCases, random_ops::AddFusedChainCases,
                              random_ops::AddReduceCases,     random_ops::AddLogicCases,
                              random_ops::AddMovementCases,   random_ops::AddNormCases,
-                             random_ops::AddRecurrentCases};
+                             random_ops::AddRecurrentCases,  random_ops::AddRoiCases};
   uint64_t k = 0;
   for (Family f : families) {
     random_ops::Rng rng(seed * 1000003u + ++k);

@@ -55,6 +55,9 @@ class Case {
   std::string Int64Constant(const Ints& dims, const Ints& values);
   // Adds a node with one output and returns the output's name. "" skips an optional input.
   std::string Node(const std::string& op, const std::vector<std::string>& inputs, const Attrs& attrs = {});
+  // A node with `outputs` outputs; returns their names.
+  std::vector<std::string> NodeN(const std::string& op, const std::vector<std::string>& inputs, const Attrs& attrs,
+                                 int outputs);
   // A graph output of ONNX element type `elem_type` (onnx::TensorProto::DataType).
   void Output(const std::string& tensor, int elem_type = onnx::TensorProto::FLOAT);
 
@@ -112,5 +115,6 @@ void AddLogicCases(Rng* rng, Suite* suite);
 void AddMovementCases(Rng* rng, Suite* suite);
 void AddNormCases(Rng* rng, Suite* suite);
 void AddRecurrentCases(Rng* rng, Suite* suite);
+void AddRoiCases(Rng* rng, Suite* suite);
 
 }  // namespace random_ops

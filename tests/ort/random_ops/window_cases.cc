@@ -1,8 +1,7 @@
-// Pooling (MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool) and
-// Resize / Upsample cases. Not generated because npurt does not support them
-// (docs/supported_ops.md, runtime/ops/resize.cc): LpPool, MaxPool's Indices
-// output, AveragePool dilations (opset 19), Resize cubic / tf_crop_and_resize /
-// antialias / half_pixel_symmetric (opset 18+).
+// Pooling (MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool; MaxPool's Indices are in
+// roi_cases.cc) and Resize / Upsample cases. Not generated because npurt does not support them
+// (docs/supported_ops.md, runtime/ops/resize.cc): LpPool, AveragePool dilations (opset 19),
+// Resize cubic / tf_crop_and_resize / antialias / half_pixel_symmetric (opset 18+).
 #include <algorithm>
 #include <cmath>
 #include <string>
