@@ -228,12 +228,23 @@ class StatsObserver final : public Profiler {
           s.channel_sum.assign(static_cast<size_t>(channels), 0.0);
           s.channel_count.assign(static_cast<size_t>(channels), 0);
         }
-        for (int64_t i = 0; i < n; ++i) {
-          if (!std::isfinite(v[i])) continue;
-          const size_t c = static_cast<size_t>((i / inner) % channels);
-          s.channel_absmax[c] = std::max(s.channel_absmax[c], std::fabs(v[i]));
-          s.channel_sum[c] += v[i];
-          ++s.channel_count[c];
+        // Element order, without a division per element.
+        const float* p = v;
+        for (int64_t b = 0; b < t.shape[0]; ++b) {
+          for (size_t c = 0; c < static_cast<size_t>(channels); ++c) {
+            float absmax = s.channel_absmax[c];
+            double sum = s.channel_sum[c];
+            uint64_t count = 0;
+            for (int64_t i = 0; i < inner; ++i, ++p) {
+              if (!std::isfinite(*p)) continue;
+              absmax = std::max(absmax, std::fabs(*p));
+              sum += *p;
+              ++count;
+            }
+            s.channel_absmax[c] = absmax;
+            s.channel_sum[c] = sum;
+            s.channel_count[c] += count;
+          }
         }
       }
       return;
