@@ -42,11 +42,12 @@ Status ConvertIf(NodeContext& ctx, std::vector<int>* outputs) {
                               outputs);
   }
   if (cond.dtype != DataType::kBool) return ctx.Error("cond must be BOOL, it is %s", DataTypeName(cond.dtype));
+  const bool scalar_cond = cond.shape.empty();  // (importing the branches adds tensors: `cond` dangles then)
   std::vector<int> then_out, else_out;
   NPURT_RETURN_IF_ERROR(ctx.ImportSubgraph(*then_branch, ctx.name() + "/then", &then_out));
   NPURT_RETURN_IF_ERROR(ctx.ImportSubgraph(*else_branch, ctx.name() + "/else", &else_out));
   int select = ctx.input(0);
-  if (!cond.shape.empty()) {  // a scalar condition, so that Where keeps each branch output's shape
+  if (!scalar_cond) {  // a scalar condition, so that Where keeps each branch output's shape
     const int scalar_shape = ctx.AddConstant("cond_shape", Shape{0}, DataType::kInt64, nullptr, 0);
     NPURT_RETURN_IF_ERROR(ctx.Emit1("Reshape", {select, scalar_shape}, {}, &select, "cond"));
   }

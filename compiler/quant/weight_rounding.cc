@@ -206,20 +206,29 @@ class MomentObserver final : public Profiler {
     if (filled > 0) Flush(m, filled);
   }
 
-  // H += X^T X for the gathered patches (the upper triangle), then clears them.
+  // H += X^T X for the gathered patches (the upper triangle), then clears them. Each H[i][j] adds one
+  // float dot product summed over the block's patches in order; the block is transposed first so that
+  // the dot products of one row i with every j >= i run side by side (the loop over j vectorizes, and
+  // each lane keeps its own sum's order: the same bits as one dot product at a time).
   void Flush(Moments* m, int64_t filled) {
     const int64_t taps = m->taps;
+    transposed_.resize(static_cast<size_t>(kBlock * taps));
+    dots_.resize(static_cast<size_t>(taps));
     for (int64_t g = 0; g < m->params.groups; ++g) {
       float* block = patches_.data() + g * taps * kBlock;
       double* h = m->sums.data() + g * taps * taps;
+      for (int64_t t = 0; t < taps; ++t) {
+        for (int64_t b = 0; b < kBlock; ++b) transposed_[static_cast<size_t>(b * taps + t)] = block[t * kBlock + b];
+      }
       for (int64_t i = 0; i < taps; ++i) {
-        const float* xi = block + i * kBlock;
-        for (int64_t j = i; j < taps; ++j) {
-          const float* xj = block + j * kBlock;
-          float dot = 0.0f;
-          for (int64_t b = 0; b < kBlock; ++b) dot += xi[b] * xj[b];
-          h[i * taps + j] += dot;
+        float* dot = dots_.data();
+        std::fill(dot + i, dot + taps, 0.0f);
+        for (int64_t b = 0; b < kBlock; ++b) {
+          const float* row = transposed_.data() + b * taps;
+          const float xi = row[i];
+          for (int64_t j = i; j < taps; ++j) dot[j] += xi * row[j];
         }
+        for (int64_t j = i; j < taps; ++j) h[i * taps + j] += dot[j];
       }
       std::fill(block, block + taps * kBlock, 0.0f);
     }
@@ -228,6 +237,8 @@ class MomentObserver final : public Profiler {
 
   std::map<std::string, Moments> moments_;
   std::vector<float> patches_;  // groups x taps x kBlock
+  std::vector<float> transposed_;  // one group's patches, kBlock x taps
+  std::vector<float> dots_;        // taps
   uint64_t run_ = 0;
   Status status_;
 };
