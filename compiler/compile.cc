@@ -230,6 +230,50 @@ void FuseConvolutionEpilogues(Graph* graph) {
   FuseOutputAffines(graph);
 }
 
+// The runtime's prepare checks what shape functions cannot (weight axes, accumulator bounds): a quantized
+// model that would not initialize is a conversion error, not a surprise at rknn_init.
+Status EmitQuantizedModel(const Graph& graph, const EmitOptions& emit, std::vector<uint8_t>* model) {
+  NPURT_RETURN_IF_ERROR(EmitModel(graph, emit, model));
+  std::shared_ptr<const Model> loaded;
+  std::unique_ptr<Context> context;
+  Status s = Model::Load(model->data(), model->size(), &loaded);
+  if (s.ok()) s = Context::Create(loaded, ContextOptions(), &context);
+  if (!s.ok()) return NPURT_ERROR(kFail, "internal error: the quantized model does not initialize: %s", s.message().c_str());
+  return Status::Ok();
+}
+
+// A QDQ model (compiler/passes/extract_qdq_params.cc): its own scales and zero points, plain w8a8 (no int16
+// layers, smoothing, bias correction or GPTQ: each would move the parameters the model was trained or
+// tuned with). A dataset, when given, calibrates the tensors the model leaves without parameters; without
+// one such tensors stay float.
+Status BuildWithModelParams(const CompileOptions& options, const EmitOptions& emit, QuantizeOptions quant,
+                            Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
+  if (!options.int16_layers.empty() || options.auto_hybrid_threshold > 0.0) {
+    return NPURT_ERROR(kParamInvalid,
+                       "the model is quantized (QuantizeLinear / DequantizeLinear pairs) and keeps its own int8 "
+                       "parameters: int16 layers and --auto-hybrid do not apply (--float-layers does)");
+  }
+  std::vector<uint8_t> float_model;
+  NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, &float_model));
+  std::map<std::string, TensorStats> stats;
+  if (!options.dataset.empty()) {
+    std::vector<DatasetSample> samples;
+    NPURT_RETURN_IF_ERROR(ReadDatasetFile(options.dataset, graph->inputs().size(), &samples));
+    for (DatasetSample& sample : samples) sample.swap_red_blue = options.quant_img_rgb2bgr;
+    CalibrationOptions calibration;
+    calibration.histograms = quant.algorithm != QuantAlgorithm::kNormal;
+    calibration.progress = options.progress;
+    NPURT_RETURN_IF_ERROR(Calibrate(float_model, samples, calibration, &stats));
+    report->calibration_samples = samples.size();
+  }
+  NPURT_RETURN_IF_ERROR(QuantizeGraph(stats, quant, graph, &report->quant));
+  FuseConvolutionEpilogues(graph);
+  report->float_reference = std::move(float_model);
+  report->quantized = true;
+  report->model_params = true;
+  return EmitQuantizedModel(*graph, emit, model);
+}
+
 }  // namespace
 
 Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
@@ -243,7 +287,8 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   EmitOptions emit;
   emit.target_platform = options.target_platform;
   emit.custom_string = options.custom_string;
-  if (!options.quantize) {
+  const bool model_params = HasModelActivationParams(*graph);
+  if (!options.quantize && !model_params) {
     FuseConvolutionEpilogues(graph);
     return EmitModel(*graph, emit, model);
   }
@@ -256,6 +301,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   }
   quant.per_channel = options.quantized_method == "channel";
   quant.float_layers.insert(options.float_layers.begin(), options.float_layers.end());
+  if (model_params) return BuildWithModelParams(options, emit, quant, graph, model, report);
   quant.int16_layers.insert(options.int16_layers.begin(), options.int16_layers.end());
   quant.int16_mac_budget = options.int16_mac_budget;
   quant.int16_headroom = options.int16_headroom;
@@ -299,15 +345,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   report->float_reference = std::move(float_model);
   report->quantized = true;
   report->calibration_samples = samples.size();
-  NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, model));
-  // The runtime's prepare checks what shape functions cannot (weight axes, accumulator bounds): a quantized
-  // model that would not initialize is a conversion error, not a surprise at rknn_init.
-  std::shared_ptr<const Model> loaded;
-  std::unique_ptr<Context> context;
-  Status s = Model::Load(model->data(), model->size(), &loaded);
-  if (s.ok()) s = Context::Create(loaded, ContextOptions(), &context);
-  if (!s.ok()) return NPURT_ERROR(kFail, "internal error: the quantized model does not initialize: %s", s.message().c_str());
-  return Status::Ok();
+  return EmitQuantizedModel(*graph, emit, model);
 }
 
 namespace {

@@ -84,6 +84,9 @@ struct CompileOptions {
 // What Build did beyond emitting (zero-filled for float models).
 struct BuildReport {
   bool quantized = false;
+  // A QDQ model: quantized with its own QuantizeLinear / DequantizeLinear parameters (Build, whatever
+  // options.quantize says, as rknn-toolkit2 builds a QAT model without do_quantization).
+  bool model_params = false;
   size_t calibration_samples = 0;
   QuantizeReport quant;
   int smoothed_tensors = 0;  // --smooth-activations

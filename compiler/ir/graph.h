@@ -25,6 +25,10 @@ struct IrTensor {
   bool is_constant = false;
   std::vector<uint8_t> data;  // constants only
   QuantInfo quant;
+  // Quantization parameters the model itself gives for this float tensor (a QDQ model's QuantizeLinear /
+  // DequantizeLinear, in int8 form: compiler/passes/extract_qdq_params.cc): the quantizer takes them instead
+  // of calibrating. A pass that writes new values makes a new tensor, so they never outlive the values.
+  QuantInfo model_quant;
 };
 
 struct IrNode {

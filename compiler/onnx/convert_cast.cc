@@ -19,6 +19,11 @@ Status ConvertCast(NodeContext& ctx, std::vector<int>* outputs) {
   }
   DataType dtype;
   NPURT_RETURN_IF_ERROR(ctx.Wrap(OnnxTypeToDataType(code, &dtype)));
+  // A Cast to the type its input has is the identity (PyTorch writes one between each QuantizeLinear and
+  // DequantizeLinear of its quantized models' export): an Identity, which the passes remove.
+  if (ctx.has_input(0) && ctx.tensor(ctx.input(0)).dtype == dtype && code != onnx::TensorProto::DOUBLE) {
+    return ctx.Emit("Identity", {ctx.input(0)}, {}, 1, outputs);
+  }
   Attributes attrs;
   attrs.SetInt("dtype", static_cast<int64_t>(dtype));
   return ctx.Emit("Cast", ctx.inputs(), std::move(attrs), 1, outputs);

@@ -164,6 +164,12 @@ Status ConvertRoiAlign(NodeContext& ctx, std::vector<int>* outputs);
 // convert_control_flow.cc: If (a constant condition inlines its branch; a run-time one runs
 // both branches and selects their outputs with Where).
 Status ConvertIf(NodeContext& ctx, std::vector<int>* outputs);
+// convert_quantize.cc: DequantizeLinear of constants keeps the model's parameters; QLinearConv,
+// QLinearMatMul, ConvInteger and MatMulInteger lowered onto DequantizeLinear -> op -> QuantizeLinear / Cast.
+Status ConvertDequantizeLinear(NodeContext& ctx, std::vector<int>* outputs);
+Status ConvertQLinearConv(NodeContext& ctx, std::vector<int>* outputs);
+Status ConvertQLinearMatMul(NodeContext& ctx, std::vector<int>* outputs);
+Status ConvertIntegerOp(NodeContext& ctx, std::vector<int>* outputs);  // ConvInteger, MatMulInteger
 // convert_elementwise.cc
 Status ConvertSum(NodeContext& ctx, std::vector<int>* outputs);
 Status ConvertNeg(NodeContext& ctx, std::vector<int>* outputs);

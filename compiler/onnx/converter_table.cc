@@ -59,6 +59,7 @@ const std::vector<OnnxConverter>& RuntimeOpOverrides() {
       {"Xor", ConvertLogical, kRt, "constants folded"},
       {"Not", ConvertNot, kRt, "constants folded"},
       {"Where", ConvertWhere, kRt, "constants of any type folded"},
+      {"DequantizeLinear", ConvertDequantizeLinear, kRt, "of constants: folded, the model's parameters kept for int8"},
   };
   return table;
 }
@@ -71,6 +72,10 @@ const std::vector<OnnxConverter>& ImporterOps() {
       {"Scatter", ConvertScatter, kLow, "ScatterElements (its name in opsets 9-10)"},
       {"Einsum", ConvertEinsum, kLow, "Transpose, Reshape, ReduceSum, MatMul (no diagonals)"},
       {"Upsample", ConvertUpsample, kLow, "Resize (opset 10 semantics)"},
+      {"QLinearConv", ConvertQLinearConv, kLow, "DequantizeLinear, Conv, QuantizeLinear (int8 with its parameters)"},
+      {"QLinearMatMul", ConvertQLinearMatMul, kLow, "DequantizeLinear, MatMul, QuantizeLinear (int8 with its parameters)"},
+      {"ConvInteger", ConvertIntegerOp, kLow, "DequantizeLinear, Conv, Cast to int32 (exact below 2^24)"},
+      {"MatMulInteger", ConvertIntegerOp, kLow, "DequantizeLinear, MatMul, Cast to int32 (exact below 2^24)"},
       {"Sum", ConvertSum, kLow, "Add chain"},
       {"Neg", ConvertNeg, kLow, "Mul by -1 (float), Sub from 0 (int)"},
       {"Reciprocal", ConvertReciprocal, kLow, "Div 1 by x"},

@@ -10,6 +10,8 @@ namespace compiler {
 //    one only a dead node writes, keeps one (the emitter wants them all);
 //  - dead nodes, so that no pass is blocked by readers in unreachable nodes;
 //  - Identity removal before everything that follows producer/consumer chains;
+//  - QDQ pairs out next: they sit between every op and the next, and the folds and fusions look for
+//    direct producer -> consumer links;
 //  - BN and per-channel affine folding before activation fusion (Conv -> BN ->
 //    Relu needs the BN gone for the Relu to meet its Conv); the two alternate
 //    until neither finds more (Conv -> Add(bias) -> BN, Conv -> BN -> Mul);
@@ -22,6 +24,7 @@ Status RunPasses(const PassOptions& options, Graph* graph) {
   NPURT_RETURN_IF_ERROR(graph->InferShapes());
   EliminateDeadNodes(graph);
   EliminateIdentities(graph);
+  ExtractQdqParams(graph);
   for (bool folded = true; folded;) {
     folded = false;
     if (options.fold_batchnorm) folded |= FoldBatchNorm(graph) > 0;

@@ -20,6 +20,13 @@ int EliminateDeadNodes(Graph* graph);
 // a graph input or a constant and a graph output stays.
 int EliminateIdentities(Graph* graph);
 
+// QuantizeLinear -> DequantizeLinear pairs on computed float tensors (QDQ models) become the tensors'
+// IrTensor::model_quant; their readers read the tensor. Changes results by the pairs' rounding, which
+// the quantizer restores (Build quantizes every graph that has such parameters).
+int ExtractQdqParams(Graph* graph);
+// Whether a node of `graph` reads or writes a computed tensor with model_quant (a QDQ model).
+bool HasModelActivationParams(const Graph& graph);
+
 // Conv -> BatchNormalization with constant Conv weights/bias and BN parameters,
 // the Conv output read only by the BN: scales the weights and bias per output
 // channel and drops the BN. Other BNs stay.

@@ -57,6 +57,8 @@ bool In(const std::string& s, const char* const (&list)[N]) {
   return In(s, list, N);
 }
 
+bool IsModelBoundary(const IrNode& n) { return n.op_type == "QuantizeLinear" || n.op_type == "DequantizeLinear"; }
+
 bool HasIntegerForm(const std::string& op) {
   return op == "Conv" || op == "ConvTranspose" || op == "Gemm" || op == "MatMul" || In(op, kElementwise) ||
          In(op, kUnary) || In(op, kDataMovement);
@@ -187,6 +189,35 @@ const TensorStats* FindStats(const std::map<std::string, TensorStats>& stats, co
   return it == stats.end() || it->second.count == 0 ? nullptr : &it->second;
 }
 
+// The per-tensor int8 parameters a QDQ model gives an activation (IrTensor::model_quant), or nullptr.
+const QuantInfo* ModelActivationParams(const IrTensor& t) {
+  return t.model_quant.per_tensor() && t.model_quant.zero_point.size() == 1 ? &t.model_quant : nullptr;
+}
+
+// Whether an activation has int8 parameters to take: the model's own, or calibration statistics.
+bool HasActivationParams(const std::map<std::string, TensorStats>& stats, const IrTensor& t) {
+  return ModelActivationParams(t) != nullptr || FindStats(stats, t.name) != nullptr;
+}
+
+// The model's own int8 weight parameters for a node whose weights are per channel along `axis` (-1: per
+// tensor), or nullptr: a QDQ model's symmetric weights (zero points 0) along that axis, or per tensor.
+const QuantInfo* ModelWeightParams(const IrTensor& w, int axis) {
+  const QuantInfo& q = w.model_quant;
+  if (q.empty() || q.zero_point.size() != q.scale.size()) return nullptr;
+  for (int32_t z : q.zero_point) {
+    if (z != 0) return nullptr;
+  }
+  for (float sc : q.scale) {
+    if (!(sc > 0.0f) || !std::isfinite(sc)) return nullptr;
+  }
+  if (q.per_tensor()) return &q;
+  if (axis < 0 || q.axis != axis || static_cast<size_t>(axis) >= w.shape.size() ||
+      static_cast<int64_t>(q.scale.size()) != w.shape[static_cast<size_t>(axis)]) {
+    return nullptr;
+  }
+  return &q;
+}
+
 class Quantizer {
  public:
   Quantizer(const std::map<std::string, TensorStats>& stats, const QuantizeOptions& options, Graph* graph)
@@ -203,6 +234,7 @@ class Quantizer {
   // The int8 or int16 form of a float-stored tensor (QuantizeLinear, cached per type).
   Status QuantizeNodeInput(int tensor, DataType type, int* out);
   int DequantizeNodeInput(int tensor);
+  int RoundToModelParams(int tensor);  // the model's QDQ pair on a float tensor a float node reads (cached)
   int AddBoundary(const char* op, int input, int source, const std::string& role, const QuantInfo& q,
                   DataType zp_type, DataType out_type, const char* suffix,
                   const std::vector<int>& extra_inputs = {});
@@ -231,6 +263,7 @@ class Quantizer {
   std::map<int, int> quantized16_of_;  // float-stored tensors read as int16
   std::map<int, int> dequantized_of_;
   std::map<int, int> requantized_of_;
+  std::map<int, int> rounded_of_;
   int boundaries_ = 0;
   int weight_nodes_ = 0, gptq_nodes_ = 0;
 };
@@ -241,6 +274,11 @@ Status Quantizer::ActivationParams(int tensor, QuantInfo* q) {
     return Status::Ok();
   }
   const IrTensor& t = g_.tensors()[tensor];
+  if (!int16_[tensor] && ModelActivationParams(t) != nullptr) {
+    params_[tensor] = t.model_quant;
+    *q = params_[tensor];
+    return Status::Ok();
+  }
   const TensorStats* s = FindStats(stats_, t.name);
   if (s == nullptr) return NPURT_ERROR(kFail, "no calibration statistics for tensor '%s'", t.name.c_str());
   if (int16_[tensor]) {
@@ -441,7 +479,8 @@ int Quantizer::QuantizedConstant(int tensor) {
   ReadConstantFloats(g_, tensor, &values);
   float lo = 0.0f, hi = 0.0f;
   for (float v : values) lo = std::min(lo, v), hi = std::max(hi, v);
-  const QuantInfo q = ActivationQuantInfo(lo, hi);
+  const QuantInfo* model = ModelActivationParams(g_.tensors()[tensor]);
+  const QuantInfo q = model != nullptr ? *model : ActivationQuantInfo(lo, hi);
   std::vector<int8_t> codes(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     codes[i] = static_cast<int8_t>(QuantizeValue(values[i], q.scale[0], q.zero_point[0], -128, 127));
@@ -486,6 +525,19 @@ Status Quantizer::QuantizeNodeInput(int tensor, DataType type, int* out) {
   }
   *out = it->second;
   return Status::Ok();
+}
+
+// A float tensor the model quantizes (a QDQ pair the import took out) that a float node reads: the pair back,
+// so that the float node sees the model's rounding.
+int Quantizer::RoundToModelParams(int tensor) {
+  auto it = rounded_of_.find(tensor);
+  if (it != rounded_of_.end()) return it->second;
+  const QuantInfo q = g_.tensors()[tensor].model_quant;
+  const int codes = AddBoundary("QuantizeLinear", tensor, tensor, "quantize", q, DataType::kInt8, DataType::kInt8, ":int8");
+  const int r = AddBoundary("DequantizeLinear", codes, tensor, "dequantize", q, DataType::kInt8, DataType::kFloat32,
+                            ":rounded");
+  rounded_of_[tensor] = r;
+  return r;
 }
 
 int Quantizer::DequantizeNodeInput(int tensor) {
@@ -641,7 +693,22 @@ Status Quantizer::QuantizeWeightsAndBias(IrNode* n, const Plan& plan, size_t wei
   const IrTensor wt = g_.tensors()[w_tensor];
   const int axis = options_.per_channel ? plan.weight_axis : -1;
   std::vector<int8_t> codes;
-  QuantInfo wq = QuantizeWeights(w.data(), wt.shape, axis, &codes);
+  QuantInfo wq;
+  if (const QuantInfo* model = ModelWeightParams(wt, plan.weight_axis)) {
+    // A QDQ model's weights: its codes at its scales (the float values are code x scale, so they come back).
+    wq = *model;
+    wq.zero_point.assign(wq.scale.size(), 0);
+    codes.resize(w.size());
+    int64_t inner = 1, channels = 1;
+    for (size_t d = static_cast<size_t>(std::max(wq.axis, 0)) + 1; d < wt.shape.size(); ++d) inner *= wt.shape[d];
+    if (!wq.per_tensor()) channels = wt.shape[static_cast<size_t>(wq.axis)];
+    for (size_t i = 0; i < w.size(); ++i) {
+      const size_t c = wq.per_tensor() ? 0 : static_cast<size_t>((static_cast<int64_t>(i) / inner) % channels);
+      codes[i] = static_cast<int8_t>(QuantizeValue(w[i], wq.scale[c], 0, -128, 127));
+    }
+  } else {
+    wq = QuantizeWeights(w.data(), wt.shape, axis, &codes);
+  }
 
   // [outer, channels, inner] view of the weights along the output-channel axis.
   const int channel_axis = plan.weight_axis >= 0 ? plan.weight_axis : 0;
@@ -763,13 +830,13 @@ Status Quantizer::Run(QuantizeReport* report) {
         const int t = n.inputs[i];
         if (t < 0 || plan.roles[i] == Role::kKeep) continue;
         if (!IsFloat(g_, t)) why = "input '" + g_.tensors()[t].name + "' is not float";
-        if (plan.roles[i] == Role::kActivation && !IsConstant(g_, t) && FindStats(stats_, g_.tensors()[t].name) == nullptr &&
+        if (plan.roles[i] == Role::kActivation && !IsConstant(g_, t) && !HasActivationParams(stats_, g_.tensors()[t]) &&
             !(producer[t] >= 0 && int8_node_[producer[t]])) {
           why = "no calibration statistics for '" + g_.tensors()[t].name + "'";
         }
       }
       for (int o : n.outputs) {
-        if (why.empty() && !plan.same_params && FindStats(stats_, g_.tensors()[o].name) == nullptr) {
+        if (why.empty() && !plan.same_params && !HasActivationParams(stats_, g_.tensors()[o])) {
           why = "no calibration statistics for '" + g_.tensors()[o].name + "'";
         }
       }
@@ -782,6 +849,8 @@ Status Quantizer::Run(QuantizeReport* report) {
     if (why.empty()) {
       int8_node_[k] = true;
       for (int o : n.outputs) stored_int8_[o] = true;
+    } else if (IsModelBoundary(n)) {
+      // The model's own QuantizeLinear / DequantizeLinear (a uint8 graph input or output): boundaries.
     } else if (NodeMacs(g_, n) > 0 || (FindOp(n.op_type) != nullptr &&
                                        (!In(n.op_type, kDataMovement) || n.outputs.size() > 1) && TouchesFloat(g_, n))) {
       report->float_reasons.push_back("node '" + n.name + "' (" + n.op_type + "): " + why);
@@ -889,10 +958,16 @@ Status Quantizer::Run(QuantizeReport* report) {
       }
     } else {
       for (int& t : n.inputs) {
-        if (t >= 0 && stored_int8_[t]) t = DequantizeNodeInput(t);
+        if (t >= 0 && stored_int8_[t]) {
+          t = DequantizeNodeInput(t);
+        } else if (t >= 0 && !IsModelBoundary(n) && ModelActivationParams(g_.tensors()[t]) != nullptr) {
+          t = RoundToModelParams(t);
+        }
       }
-      if (FindOp(n.op_type) != nullptr && (!In(n.op_type, kDataMovement) || n.outputs.size() > 1) &&
-          TouchesFloat(g_, n)) {
+      if (IsModelBoundary(n)) {
+        ++boundaries_;
+      } else if (FindOp(n.op_type) != nullptr && (!In(n.op_type, kDataMovement) || n.outputs.size() > 1) &&
+                 TouchesFloat(g_, n)) {
         report->float_nodes++;
       }
       report->float_macs += NodeMacs(g_, n);

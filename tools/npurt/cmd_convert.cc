@@ -72,10 +72,17 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
       const compiler::QuantizeReport& q = report.quant;
       const double macs = static_cast<double>(q.int8_macs + q.int16_macs + q.float_macs);
       auto share = [macs](int64_t part) { return macs > 0 ? 100.0 * static_cast<double>(part) / macs : 0.0; };
-      std::printf("  quantized (%s, %s) on %zu calibration samples: %d ops int8, %d int16, %d float, "
+      char how[160];
+      if (report.model_params) {
+        std::snprintf(how, sizeof(how), "with the model's own QuantizeLinear / DequantizeLinear parameters (%zu "
+                      "calibration samples for the other tensors)", report.calibration_samples);
+      } else {
+        std::snprintf(how, sizeof(how), "(%s, %s) on %zu calibration samples", o.quantized_algorithm.c_str(),
+                      o.quantized_method.c_str(), report.calibration_samples);
+      }
+      std::printf("  quantized %s: %d ops int8, %d int16, %d float, "
                   "%d Quantize/Dequantize; MACs %.1f%% int8, %.1f%% int16, %.1f%% float\n",
-                  o.quantized_algorithm.c_str(), o.quantized_method.c_str(), report.calibration_samples, q.int8_nodes,
-                  q.int16_nodes, q.float_nodes, q.boundary_nodes, macs > 0 ? share(q.int8_macs) : 100.0,
+                  how, q.int8_nodes, q.int16_nodes, q.float_nodes, q.boundary_nodes, macs > 0 ? share(q.int8_macs) : 100.0,
                   share(q.int16_macs), share(q.float_macs));
       for (const std::string& r : q.float_reasons) std::printf("    float: %s\n", r.c_str());
       if (report.smoothed_tensors > 0) std::printf("    smoothed %d tensors into their readers' weights\n", report.smoothed_tensors);
