@@ -337,6 +337,23 @@ def main():
                 md.append('| ' + ' | '.join(row) + ' |')
             md.append('')
 
+    if any(cell(n, 'npurt', 'qdq', 1) for n in models):
+        md += ['The same QDQ models (ONNX Runtime\'s format, written by `bench/speed/qdq.py`) converted by '
+               '`npurt convert` as they are: their own scales and zero points, no calibration:', '',
+               '| model | ops and MACs (`npurt convert`) | npurt QDQ 1T | ONNX Runtime QDQ 1T | npurt / ORT 1T | '
+               'npurt QDQ 2T | ONNX Runtime QDQ 2T | npurt / ORT 2T |', '|---|---|---|---|---|---|---|---|']
+        for name in models:
+            mix, _ = convert_log(work, name, 'qd')
+            row = [TITLES.get(name, name), mix or '?']
+            for t in (1, 2):
+                qd, ort = value(name, 'npurt', 'qdq', t), value(name, 'ort', 'int8', t)
+                c = cell(name, 'npurt', 'qdq', t)
+                row += [fmt_ms(qd) if qd or not c else '—' + note('npurt QDQ %s: %s' % (
+                            TITLES.get(name, name), c.get('error', 'no result'))),
+                        fmt_ms(ort), '%.2f' % (qd / ort) if qd and ort else '—']
+            md.append('| ' + ' | '.join(row) + ' |')
+        md.append('')
+
     md += ['![npurt, ONNX Runtime, PyTorch and OpenCV DNN, median ms per frame](benchmarks.svg)', '']
 
     # The issues' acceptance lines, evaluated on the tables above.

@@ -86,12 +86,15 @@ done < "$W/models.tsv"
 #    GPTQ); images in as uint8 with each model's mean/std (and channel order). Converted again when
 #    BUILD_DIR's npurt or the ONNX model changed. A failed conversion leaves NAME.rknn.error, which the
 #    measurements report. NPURT_BENCH_QUANT_FLAGS: extra flags for the default int8 conversion.
+#    qd: ONNX Runtime's QDQ model of step 3 converted as it is (its own scales, no calibration).
 PLAIN_W8A8=(--smooth-activations false --int16-mac-budget 0 --bias-correction false --weight-rounding nearest)
 while IFS=$'\t' read -r name input shape mean std reorder; do
-  for p in fp q8 w8; do
+  for p in fp q8 w8 qd; do
     out=$W/rknn/${name}_$p.rknn
-    newer "$out" "$N" "$W/models/$name.onnx" && continue
-    args=("$W/models/$name.onnx" -o "$out" --input-shapes "$input:$shape" --mean-values "$mean"
+    src=$W/models/$name.onnx
+    if [ "$p" = qd ]; then src=$W/models/${name}_qdq.onnx; fi
+    newer "$out" "$N" "$src" && continue
+    args=("$src" -o "$out" --input-shapes "$input:$shape" --mean-values "$mean"
           --std-values "$std" --reorder-channels "$reorder")
     # shellcheck disable=SC2206
     case $p in

@@ -358,6 +358,29 @@ std::string CompareCosine(const std::string& name, const HostTensor& expected, c
          FormatFloat(tol.min_cosine) + " and max abs diff <= " + FormatFloat(tol.max_abs_rel) + " x max|ref|";
 }
 
+// A float output stored quantized at `scale`: how many values equal the expected (within a hundredth of a
+// step) and how many lie within one step.
+std::string CompareSteps(const std::string& name, const HostTensor& expected, const float* actual, float scale,
+                         const Tolerance& tol, std::vector<std::string>* notes) {
+  const int64_t n = expected.NumElements();
+  int64_t exact = 0, within = 0;
+  double worst = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double steps = std::fabs(actual[i] - static_cast<float>(ElementAsDouble(expected, i))) / scale;
+    exact += steps <= 0.01;
+    within += steps <= 1.01;
+    if (!(steps <= worst)) worst = steps;  // NaN counts as the worst
+  }
+  const double exact_share = n > 0 ? static_cast<double>(exact) / n : 1.0;
+  const double within_share = n > 0 ? static_cast<double>(within) / n : 1.0;
+  std::ostringstream m;
+  m << "output '" << name << "' in steps of " << FormatFloat(scale) << ": " << std::setprecision(5)
+    << 100.0 * exact_share << "% exact, " << 100.0 * within_share << "% within one step, max " << worst << " steps";
+  notes->push_back(m.str());
+  if (within_share >= tol.min_within_step) return "";
+  return m.str() + "; required " + FormatFloat(100.0 * tol.min_within_step) + "% within one step";
+}
+
 std::string CompareExact(const std::string& name, const HostTensor& expected, const void* actual,
                          rknn_tensor_type type) {
   const int64_t n = expected.NumElements();
@@ -503,6 +526,9 @@ std::string RunDataSet(std::vector<uint8_t>* model_bytes, const std::vector<std:
       failure = tolerance.min_cosine > 0.0
                     ? CompareCosine(name, e, static_cast<const float*>(outs[i].buf), tolerance, notes)
                     : CompareFloat(name, e, static_cast<const float*>(outs[i].buf), tolerance);
+      if (failure.empty() && tolerance.min_within_step > 0.0 && !IsRknnFloat(attrs[i].type) && attrs[i].scale > 0.0f) {
+        failure = CompareSteps(name, e, static_cast<const float*>(outs[i].buf), attrs[i].scale, tolerance, notes);
+      }
     } else {
       failure = CompareExact(name, e, outs[i].buf, attrs[i].type);
     }

@@ -33,6 +33,9 @@ struct Tolerance {
   double atol = 1e-7;
   double min_cosine = 0.0;
   double max_abs_rel = 0.0;
+  // > 0: a float output the model stores quantized must have this fraction of its values within one
+  // quantization step (its scale) of the expected.
+  double min_within_step = 0.0;
 };
 
 CaseResult RunCase(const std::string& test_dir, const Tolerance& tolerance);

@@ -93,6 +93,9 @@ void Usage(FILE* f) {
                "                       1e-3 and 1e-7)\n"
                "  --min-cosine X       compare float outputs as whole tensors instead: cosine >= X and\n"
                "  --max-abs-rel Y      max abs diff <= Y * max|expected| (real models; prints both)\n"
+               "  --min-within-step F  also for outputs the model stores quantized (QDQ models): at least\n"
+               "                       the fraction F of the values within one quantization step of the\n"
+               "                       expected (prints the exact and within-one-step fractions)\n"
                "  --no-fork            run models in this process, one at a time\n"
                "  --cpu-target T       run the kernels of T (ref, portable, avx2, avx512, avx512_vnni) as\n"
                "                       NPURT_CPU_TARGET does; exit status 77 (skipped) when this CPU lacks T\n",
@@ -125,7 +128,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     } else if (a == "--timeout") {
       if (!value(&v)) return false;
       o->timeout_s = std::atoi(v.c_str());
-    } else if (a == "--rtol" || a == "--atol" || a == "--min-cosine" || a == "--max-abs-rel") {
+    } else if (a == "--rtol" || a == "--atol" || a == "--min-cosine" || a == "--max-abs-rel" ||
+               a == "--min-within-step") {
       if (!value(&v)) return false;
       char* end = nullptr;
       const double x = std::strtod(v.c_str(), &end);
@@ -134,7 +138,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
         return false;
       }
       Tolerance& t = o->tolerance;
-      (a == "--rtol" ? t.rtol : a == "--atol" ? t.atol : a == "--min-cosine" ? t.min_cosine : t.max_abs_rel) = x;
+      (a == "--rtol" ? t.rtol : a == "--atol" ? t.atol : a == "--min-cosine" ? t.min_cosine
+       : a == "--max-abs-rel" ? t.max_abs_rel : t.min_within_step) = x;
     } else if (a == "--verbose" || a == "-v") {
       o->verbose = true;
     } else if (a == "--list-unsupported") {
