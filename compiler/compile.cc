@@ -245,7 +245,7 @@ Status EmitQuantizedModel(const Graph& graph, const EmitOptions& emit, std::vect
 // A QDQ model (compiler/passes/extract_qdq_params.cc): its own scales and zero points, plain w8a8 (no int16
 // layers, smoothing, bias correction or GPTQ: each would move the parameters the model was trained or
 // tuned with). A dataset, when given, calibrates the tensors the model leaves without parameters; without
-// one such tensors stay float. Residual adds stay ops of their own (below).
+// one such tensors stay float.
 Status BuildWithModelParams(const CompileOptions& options, const EmitOptions& emit, QuantizeOptions quant,
                             Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
   if (!options.int16_layers.empty() || options.auto_hybrid_threshold > 0.0) {
@@ -267,10 +267,10 @@ Status BuildWithModelParams(const CompileOptions& options, const EmitOptions& em
     report->calibration_samples = samples.size();
   }
   NPURT_RETURN_IF_ERROR(QuantizeGraph(stats, quant, graph, &report->quant));
-  // No residual fusion: the model rounds each convolution's output to its own parameters before the Add
-  // (a fused Add would skip that rounding: on a QDQ MobileNetV2, 97.3 % of the first residual block's codes
-  // equal ONNX Runtime's with it, 99.99 % without).
-  FuseOutputAffines(graph);
+  // Fusions skip every tensor the model rounds (GraphIndex::SoleConsumer): a residual Add after a
+  // convolution whose output has a QDQ pair stays an op (on a QDQ MobileNetV2, 97.3 % of the first residual
+  // block's codes equal ONNX Runtime's with the fusion, 99.99 % without).
+  FuseConvolutionEpilogues(graph);
   report->float_reference = std::move(float_model);
   report->quantized = true;
   report->model_params = true;

@@ -7,7 +7,7 @@
 // where it rounded it twice.
 //
 // Conditions: the Mul's output is read by the Add alone and is not a graph
-// output; neither node has a fused activation; x, x * g and the sum have one
+// output (nor rounded by a QDQ model: GraphIndex::SoleConsumer); neither node has a fused activation; x, x * g and the sum have one
 // shape (g broadcasts onto x); all float32. The Mul's slot computes g + 1
 // (a new tensor) and the Add's slot the product, which keeps the Add's output
 // tensor.

@@ -15,6 +15,8 @@ GraphIndex::GraphIndex(const Graph& graph) {
   uses_.assign(n, {});
   is_output_.assign(n, false);
   is_input_.assign(n, false);
+  has_model_quant_.assign(n, false);
+  for (size_t t = 0; t < n; ++t) has_model_quant_[t] = !graph.tensors()[t].model_quant.empty();
   const std::vector<IrNode>& nodes = graph.nodes();
   for (size_t k = 0; k < nodes.size(); ++k) {
     for (size_t s = 0; s < nodes[k].inputs.size(); ++s) {
@@ -34,7 +36,7 @@ GraphIndex::GraphIndex(const Graph& graph) {
 }
 
 int GraphIndex::SoleConsumer(int tensor) const {
-  if (is_output_[tensor] || uses_[tensor].size() != 1) return -1;
+  if (is_output_[tensor] || uses_[tensor].size() != 1 || has_model_quant_[tensor]) return -1;
   return uses_[tensor][0].node;
 }
 

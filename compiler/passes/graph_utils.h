@@ -31,7 +31,9 @@ class GraphIndex {
   bool is_graph_output(int tensor) const { return is_output_[tensor]; }
   bool is_graph_input(int tensor) const { return is_input_[tensor]; }
   // The one node reading `tensor`, in exactly one slot, when `tensor` is not a
-  // graph output; otherwise -1. What every fusion asks of an intermediate.
+  // graph output and the model gives it no quantization parameters (a QDQ
+  // model rounds it: IrTensor::model_quant); otherwise -1. What every fusion
+  // asks of an intermediate, so no fusion drops a rounding the model defines.
   int SoleConsumer(int tensor) const;
 
  private:
@@ -39,6 +41,7 @@ class GraphIndex {
   std::vector<std::vector<TensorUse>> uses_;
   std::vector<bool> is_output_;
   std::vector<bool> is_input_;
+  std::vector<bool> has_model_quant_;
 };
 
 // The element count of a constant, or -1 when `tensor` is not a constant whose

@@ -225,6 +225,45 @@ TEST(QdqImport, ConvKeepsTheModelsCodesScalesAndZeroPoints) {
   }
 }
 
+// A pair between a Conv and its Relu: the model rounds the Conv's output to its own parameters before the
+// Relu (and the Relu's output to others), so the Relu must not fuse into the Conv, which would skip that
+// rounding. Without the pair the Relu fuses as usual.
+TEST(QdqImport, NoFusionDropsARoundingTheModelDefines) {
+  for (bool pair_between : {true, false}) {
+    SCOPED_TRACE(pair_between ? "pair between Conv and Relu" : "no pair between");
+    OnnxBuilder b(13);
+    b.Input("x", {1, 2, 4, 4});
+    b.Initializer(Tensor("s", onnx::TensorProto::FLOAT, {}, Bytes(Floats{0.05f})));
+    b.Initializer(Tensor("s2", onnx::TensorProto::FLOAT, {}, Bytes(Floats{0.03f})));
+    b.Initializer(Tensor("z", onnx::TensorProto::UINT8, {}, Bytes(std::vector<uint8_t>{128})));
+    b.Initializer(Tensor("w_codes", onnx::TensorProto::INT8, {2, 2, 1, 1}, Bytes(std::vector<int8_t>{10, -20, 30, 40})));
+    b.Initializer(Tensor("w_scale", onnx::TensorProto::FLOAT, {}, Bytes(Floats{0.01f})));
+    b.Node("QuantizeLinear", {"x", "s", "z"}, {"xq"});
+    b.Node("DequantizeLinear", {"xq", "s", "z"}, {"xd"});
+    b.Node("DequantizeLinear", {"w_codes", "w_scale"}, {"w"});
+    b.Node("Conv", {"xd", "w"}, {"c"}, "conv");
+    std::string relu_in = "c";
+    if (pair_between) {
+      b.Node("QuantizeLinear", {"c", "s2", "z"}, {"cq"});
+      b.Node("DequantizeLinear", {"cq", "s2", "z"}, {"cd"});
+      relu_in = "cd";
+    }
+    b.Node("Relu", {relu_in}, {"r"}, "relu");
+    b.Node("QuantizeLinear", {"r", "s", "z"}, {"rq"});
+    b.Node("DequantizeLinear", {"rq", "s", "z"}, {"y"});
+    b.Output("y");
+    Graph g;
+    std::vector<uint8_t> file;
+    BuildReport report;
+    const Status s = ConvertQdq(b, CompileOptions(), &g, &file, &report);
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(FindNode(g, "Relu") != nullptr, pair_between);
+    ASSERT_NE(FindNode(g, "Conv"), nullptr);
+    EXPECT_EQ(FindNode(g, "Conv")->attrs.Has("activation"), !pair_between);
+    EXPECT_EQ(report.quant.float_nodes, 0);
+  }
+}
+
 TEST(QdqImport, HybridOptionsThatWouldMoveTheParametersAreRefused) {
   Graph g;
   std::vector<uint8_t> file;

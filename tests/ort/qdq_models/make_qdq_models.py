@@ -6,6 +6,7 @@ their scales and zero points, and compares its int8 outputs with ONNX Runtime's 
   ort_*  torchvision models (fixed-seed random weights) quantized in ONNX Runtime's QDQ format by the
          benchmark's quantizer (bench/speed/qdq.py: int8 per-channel symmetric weights, uint8 activations,
          int32 biases), calibrated with ONNX Runtime (bench/speed/ort_calib.js) on random inputs;
+         ort_ppocr_rec: PP-OCRv4 rec (from NPURT_DATA_DIR/models/ppocr, `make setup`) quantized the same way;
   fx_*   PyTorch FX post-training quantization (prepare_fx / convert_fx, fbgemm) exported by torch.onnx
          (QuantizeLinear -> Cast -> DequantizeLinear pairs, weights through DequantizeLinear).
 
@@ -25,7 +26,10 @@ BENCH = os.path.join(HERE, '..', '..', '..', 'bench', 'speed')
 sys.path.insert(0, BENCH)
 
 SIZE = 96  # input side: small enough for the reference kernels of every CPU target
-MODELS = ['ort_cnn', 'ort_resnet18', 'ort_mobilenet_v2', 'fx_cnn', 'fx_resnet18']
+MODELS = ['ort_cnn', 'ort_resnet18', 'ort_mobilenet_v2', 'ort_ppocr_rec', 'fx_cnn', 'fx_resnet18']
+SHAPES = {'ort_ppocr_rec': (1, 3, 48, 320)}  # else (1, 3, SIZE, SIZE)
+DATA = os.environ.get('NPURT_DATA_DIR') or os.path.join(os.path.expanduser('~'), '.cache', 'npurt')
+PPOCR_REC = os.path.join(DATA, 'models', 'ppocr', 'ch_PP-OCRv4_rec_infer.onnx')
 
 
 def torchvision_model(name):
@@ -86,25 +90,37 @@ def export_float(model, path):
                       input_names=['input'], output_names=['output'])
 
 
-def calibration_inputs(count, seed):
+def calibration_inputs(count, seed, shape=(1, 3, SIZE, SIZE)):
     rng = np.random.default_rng(seed)
-    return [rng.standard_normal((1, 3, SIZE, SIZE)).astype(np.float32) for _ in range(count)]
+    return [rng.standard_normal(shape).astype(np.float32) for _ in range(count)]
 
 
 def ort_qdq(name, out_path, work):
     """bench/speed/qdq.py on a torchvision model: augment, ONNX Runtime calibration, quantize."""
     import qdq
-    fp = os.path.join(work, name + '.onnx')
-    export_float(small_cnn(True) if name == 'ort_cnn' else torchvision_model(name[len('ort_'):]), fp)
+    shape = SHAPES.get(name, (1, 3, SIZE, SIZE))
+    if name == 'ort_ppocr_rec':
+        if not os.path.exists(PPOCR_REC):
+            sys.exit('make_qdq_models: %s is missing (run make setup)' % PPOCR_REC)
+        import onnx
+        fp = os.path.join(work, name + '.onnx')
+        model = onnx.load(PPOCR_REC)
+        d = model.graph.input[0].type.tensor_type.shape.dim  # fix the dynamic batch and width
+        for k, v in enumerate(shape):
+            d[k].dim_value = v
+        onnx.save(model, fp)
+    else:
+        fp = os.path.join(work, name + '.onnx')
+        export_float(small_cnn(True) if name == 'ort_cnn' else torchvision_model(name[len('ort_'):]), fp)
     aug = os.path.join(work, name + '.aug.onnx')
     qdq.augment(fp, aug)
     calib = os.path.join(work, name + '.calib')
     os.makedirs(calib, exist_ok=True)
-    for k, x in enumerate(calibration_inputs(4, 2)):
+    for k, x in enumerate(calibration_inputs(4, 2, shape)):
         x.tofile(os.path.join(calib, '%02d.bin' % k))
     ranges = os.path.join(work, name + '.calib.json')
     node = shutil.which('node') or sys.exit('make_qdq_models: node not found (run scripts/setup.sh)')
-    subprocess.run([node, os.path.join(BENCH, 'ort_calib.js'), aug, calib, '1,3,%d,%d' % (SIZE, SIZE), ranges],
+    subprocess.run([node, os.path.join(BENCH, 'ort_calib.js'), aug, calib, ','.join(map(str, shape)), ranges],
                    check=True)
     qdq.quantize(fp, ranges, out_path)
 
@@ -125,11 +141,11 @@ def fx_qdq(name, out_path):
                       output_names=['output'])
 
 
-def write_input(case, seed):
+def write_input(case, name, seed):
     import onnx
     from onnx import numpy_helper
     model = onnx.load(os.path.join(case, 'model.onnx'))
-    x = calibration_inputs(1, seed)[0]  # held out: another seed than the calibration's
+    x = calibration_inputs(1, seed, SHAPES.get(name, (1, 3, SIZE, SIZE)))[0]  # held out: another seed
     d = os.path.join(case, 'test_data_set_0')
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, 'input_0.pb'), 'wb') as f:
@@ -153,7 +169,7 @@ def main(argv):
                 ort_qdq(name, path, work)
             else:
                 fx_qdq(name, path)
-            write_input(case, 100 + k)
+            write_input(case, name, 100 + k)
             print('make_qdq_models: %s' % name)
 
 
