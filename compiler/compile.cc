@@ -231,15 +231,19 @@ void FuseConvolutionEpilogues(Graph* graph) {
 }
 
 // The runtime's prepare checks what shape functions cannot (weight axes, accumulator bounds): a quantized
-// model that would not initialize is a conversion error, not a surprise at rknn_init.
-Status EmitQuantizedModel(const Graph& graph, const EmitOptions& emit, std::vector<uint8_t>* model) {
-  NPURT_RETURN_IF_ERROR(EmitModel(graph, emit, model));
+// or dynamic-shape model (`what`) that would not initialize is a conversion error, not a surprise at rknn_init.
+Status CheckInitializes(const std::vector<uint8_t>& model, const char* what) {
   std::shared_ptr<const Model> loaded;
   std::unique_ptr<Context> context;
-  Status s = Model::Load(model->data(), model->size(), &loaded);
+  Status s = Model::Load(model.data(), model.size(), &loaded);
   if (s.ok()) s = Context::Create(loaded, ContextOptions(), &context);
-  if (!s.ok()) return NPURT_ERROR(kFail, "internal error: the quantized model does not initialize: %s", s.message().c_str());
+  if (!s.ok()) return NPURT_ERROR(kFail, "internal error: the %s model does not initialize: %s", what, s.message().c_str());
   return Status::Ok();
+}
+
+Status EmitQuantizedModel(const Graph& graph, const EmitOptions& emit, std::vector<uint8_t>* model) {
+  NPURT_RETURN_IF_ERROR(EmitModel(graph, emit, model));
+  return CheckInitializes(*model, "quantized");
 }
 
 // A QDQ model (compiler/passes/extract_qdq_params.cc): its own scales and zero points, plain w8a8 (no int16
@@ -469,13 +473,7 @@ Status CompileDynamic(const std::string& onnx_path, const CompileOptions& option
     for (Graph& g : graphs) FuseConvolutionEpilogues(&g);  // as Build does: every set keeps one node list
   }
   NPURT_RETURN_IF_ERROR(EmitDynamicModel(graphs, largest, emit, model));
-  // As for quantized models: a model that would not initialize is a conversion error.
-  std::shared_ptr<const Model> loaded;
-  std::unique_ptr<Context> context;
-  Status s = Model::Load(model->data(), model->size(), &loaded);
-  if (s.ok()) s = Context::Create(loaded, ContextOptions(), &context);
-  if (!s.ok()) return NPURT_ERROR(kFail, "internal error: the dynamic-shape model does not initialize: %s", s.message().c_str());
-  return Status::Ok();
+  return CheckInitializes(*model, "dynamic-shape");
 }
 
 }  // namespace

@@ -57,36 +57,47 @@ ConvCase MakeConvCase() {
   return k;
 }
 
-// The ONNX meaning of the QDQ conv model: Q/DQ of x, a 3x3 convolution (pads 1) of the dequantized values
-// with the dequantized weights and bias, Relu, Q/DQ of y. Also returns, per output, how far the real value
-// before the last rounding is from a rounding tie (in steps), where float32 arithmetic may round either way.
-Floats ReferenceConv(const ConvCase& k, const Floats& x, std::vector<double>* tie_distance, Floats* real = nullptr) {
-  std::vector<double> xr(x.size());
-  for (size_t i = 0; i < x.size(); ++i) xr[i] = (Quantize(x[i], k.sx, 128, 0, 255) - 128) * static_cast<double>(k.sx);
-  Floats y(static_cast<size_t>(k.m * k.h * k.w));
-  tie_distance->resize(y.size());
+// The real value of every output of the case's 3x3 convolution (pads 1) over dequantized inputs `xr`
+// ([c, h, w]) with the dequantized weights and bias: [m, h, w], before any activation or rounding.
+std::vector<double> ConvSums(const ConvCase& k, const std::vector<double>& xr) {
+  std::vector<double> out(static_cast<size_t>(k.m * k.h * k.w));
   for (int o = 0; o < k.m; ++o) {
+    const double sw = k.sw[static_cast<size_t>(o)];
     for (int r = 0; r < k.h; ++r) {
       for (int col = 0; col < k.w; ++col) {
-        double acc = k.bias[static_cast<size_t>(o)] * static_cast<double>(k.sx) * k.sw[static_cast<size_t>(o)];
+        double acc = k.bias[static_cast<size_t>(o)] * static_cast<double>(k.sx) * sw;
         for (int c = 0; c < k.c; ++c) {
           for (int i = 0; i < 3; ++i) {
             for (int j = 0; j < 3; ++j) {
               const int rr = r + i - 1, cc = col + j - 1;
               if (rr < 0 || rr >= k.h || cc < 0 || cc >= k.w) continue;
               acc += xr[static_cast<size_t>((c * k.h + rr) * k.w + cc)] *
-                     k.codes[static_cast<size_t>(((o * k.c + c) * 3 + i) * 3 + j)] * static_cast<double>(k.sw[static_cast<size_t>(o)]);
+                     k.codes[static_cast<size_t>(((o * k.c + c) * 3 + i) * 3 + j)] * sw;
             }
           }
         }
-        acc = std::fmax(acc, 0.0);
-        const size_t at = static_cast<size_t>((o * k.h + r) * k.w + col);
-        const double steps = acc / k.sy;
-        (*tie_distance)[at] = std::fabs(steps - std::floor(steps) - 0.5);
-        if (real != nullptr) real->push_back(static_cast<float>(acc));
-        y[at] = static_cast<float>((Quantize(acc, k.sy, k.zy, -128, 127) - k.zy) * static_cast<double>(k.sy));
+        out[static_cast<size_t>((o * k.h + r) * k.w + col)] = acc;
       }
     }
+  }
+  return out;
+}
+
+// The ONNX meaning of the QDQ conv model: Q/DQ of x, the convolution, Relu, Q/DQ of y. Also returns, per
+// output, how far the real value before the last rounding is from a rounding tie (in steps), where float32
+// arithmetic may round either way, and (`real`) that value.
+Floats ReferenceConv(const ConvCase& k, const Floats& x, std::vector<double>* tie_distance, Floats* real = nullptr) {
+  std::vector<double> xr(x.size());
+  for (size_t i = 0; i < x.size(); ++i) xr[i] = (Quantize(x[i], k.sx, 128, 0, 255) - 128) * static_cast<double>(k.sx);
+  const std::vector<double> sums = ConvSums(k, xr);
+  Floats y(sums.size());
+  tie_distance->resize(y.size());
+  for (size_t at = 0; at < sums.size(); ++at) {
+    const double acc = std::fmax(sums[at], 0.0);
+    const double steps = acc / k.sy;
+    (*tie_distance)[at] = std::fabs(steps - std::floor(steps) - 0.5);
+    if (real != nullptr) real->push_back(static_cast<float>(acc));
+    y[at] = static_cast<float>((Quantize(acc, k.sy, k.zy, -128, 127) - k.zy) * static_cast<double>(k.sy));
   }
   return y;
 }
@@ -348,25 +359,9 @@ TEST(QdqImport, QOperatorConvAndMatMulRunInInt8) {
   std::uniform_int_distribution<int> u8(0, 255);
   Floats x(static_cast<size_t>(k.c * k.h * k.w));
   for (float& v : x) v = static_cast<float>(u8(in_rng));
-  std::vector<double> conv_real(static_cast<size_t>(features));
-  for (int o = 0; o < k.m; ++o) {
-    for (int r = 0; r < k.h; ++r) {
-      for (int col = 0; col < k.w; ++col) {
-        double acc = k.bias[static_cast<size_t>(o)] * static_cast<double>(k.sx) * k.sw[static_cast<size_t>(o)];
-        for (int c = 0; c < k.c; ++c) {
-          for (int i = 0; i < 3; ++i) {
-            for (int j = 0; j < 3; ++j) {
-              const int rr = r + i - 1, cc = col + j - 1;
-              if (rr < 0 || rr >= k.h || cc < 0 || cc >= k.w) continue;
-              acc += (x[static_cast<size_t>((c * k.h + rr) * k.w + cc)] - 128) * static_cast<double>(k.sx) *
-                     k.codes[static_cast<size_t>(((o * k.c + c) * 3 + i) * 3 + j)] * k.sw[static_cast<size_t>(o)];
-            }
-          }
-        }
-        conv_real[static_cast<size_t>((o * k.h + r) * k.w + col)] = acc;
-      }
-    }
-  }
+  std::vector<double> xr(x.size());
+  for (size_t i = 0; i < x.size(); ++i) xr[i] = (x[i] - 128) * static_cast<double>(k.sx);
+  const std::vector<double> conv_real = ConvSums(k, xr);
   std::vector<int> y_codes(conv_real.size());
   for (size_t i = 0; i < conv_real.size(); ++i) y_codes[i] = Quantize(conv_real[i], k.sy, zy, 0, 255);
   Floats want(classes);
