@@ -389,6 +389,38 @@ TEST(QdqImport, QOperatorConvAndMatMulRunInInt8) {
   EXPECT_GE(exact, classes - 1);
 }
 
+// Malformed quantized operators: kModelInvalid naming the op and what is missing.
+TEST(QdqImport, MalformedQuantizedOperatorsAreModelInvalid) {
+  struct Case {
+    const char* op;
+    std::vector<std::string> inputs;
+    const char* message;
+  } cases[] = {
+      {"QLinearConv", {"x", "s", "z", "w", "s", "z", "s"}, "needs 8 inputs"},
+      {"QLinearMatMul", {"x", "s", "z", "w", "s", "z", "s"}, "needs 8 inputs"},
+      {"ConvInteger", {"x"}, "takes 2 to 4 inputs"},
+      {"MatMulInteger", {"x"}, "takes 2 to 4 inputs"},
+      {"DequantizeLinear", {"x"}, "needs x and x_scale"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.op);
+    OnnxBuilder b(13);
+    b.Input("x", {1, 2, 4, 4}, onnx::TensorProto::UINT8);
+    b.Initializer(Tensor("s", onnx::TensorProto::FLOAT, {}, Bytes(Floats{0.1f})));
+    b.Initializer(Tensor("z", onnx::TensorProto::UINT8, {}, Bytes(std::vector<uint8_t>{128})));
+    b.Initializer(Tensor("w", onnx::TensorProto::INT8, {2, 2, 1, 1}, Bytes(std::vector<int8_t>{1, 2, 3, 4})));
+    b.Node(c.op, c.inputs, {"y"}, "bad");
+    b.Output("y");
+    Graph g;
+    std::vector<uint8_t> file;
+    BuildReport report;
+    const Status s = ConvertQdq(b, CompileOptions(), &g, &file, &report);
+    EXPECT_EQ(s.code(), StatusCode::kModelInvalid) << s.message();
+    EXPECT_NE(s.message().find(c.message), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("bad"), std::string::npos) << s.message();
+  }
+}
+
 }  // namespace
 }  // namespace compiler
 }  // namespace npurt
