@@ -241,8 +241,18 @@ Status CheckInitializes(const std::vector<uint8_t>& model, const char* what) {
   return Status::Ok();
 }
 
-Status EmitQuantizedModel(const Graph& graph, const EmitOptions& emit, std::vector<uint8_t>* model) {
-  NPURT_RETURN_IF_ERROR(EmitModel(graph, emit, model));
+// The model file Build returns: with float16, the float constants rounded first (they are not needed in
+// float32 afterwards) and the runtime told to round every float op's output.
+Status EmitFinal(DataType float_dtype, const EmitOptions& emit, Graph* graph, std::vector<uint8_t>* model) {
+  if (float_dtype != DataType::kFloat16) return EmitModel(*graph, emit, model);
+  RoundFloatConstantsToHalf(graph);
+  EmitOptions half = emit;
+  half.float_dtype = DataType::kFloat16;
+  return EmitModel(*graph, half, model);
+}
+
+Status EmitQuantizedModel(DataType float_dtype, const EmitOptions& emit, Graph* graph, std::vector<uint8_t>* model) {
+  NPURT_RETURN_IF_ERROR(EmitFinal(float_dtype, emit, graph, model));
   return CheckInitializes(*model, "quantized");
 }
 
@@ -278,7 +288,7 @@ Status BuildWithModelParams(const CompileOptions& options, const EmitOptions& em
   report->float_reference = std::move(float_model);
   report->quantized = true;
   report->model_params = true;
-  return EmitQuantizedModel(*graph, emit, model);
+  return EmitQuantizedModel(options.float_dtype, emit, graph, model);
 }
 
 }  // namespace
@@ -295,9 +305,13 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   emit.target_platform = options.target_platform;
   emit.custom_string = options.custom_string;
   const bool model_params = HasModelActivationParams(*graph);
+  if (options.float_dtype != DataType::kFloat32 && options.float_dtype != DataType::kFloat16) {
+    return NPURT_ERROR(kParamInvalid, "float type %s: float16 or float32 only", DataTypeName(options.float_dtype));
+  }
   if (!options.quantize && !model_params) {
     FuseConvolutionEpilogues(graph);
-    return EmitModel(*graph, emit, model);
+    if (options.float_dtype == DataType::kFloat16) NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, &report->float_reference));
+    return EmitFinal(options.float_dtype, emit, graph, model);
   }
 
   QuantizeOptions quant;
@@ -352,7 +366,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   report->float_reference = std::move(float_model);
   report->quantized = true;
   report->calibration_samples = samples.size();
-  return EmitQuantizedModel(*graph, emit, model);
+  return EmitQuantizedModel(options.float_dtype, emit, graph, model);
 }
 
 namespace {
@@ -471,6 +485,10 @@ Status CompileDynamic(const std::string& onnx_path, const CompileOptions& option
     }
   } else {
     for (Graph& g : graphs) FuseConvolutionEpilogues(&g);  // as Build does: every set keeps one node list
+  }
+  if (options.float_dtype == DataType::kFloat16) {
+    for (Graph& g : graphs) RoundFloatConstantsToHalf(&g);  // the same bytes in every set: still stored once
+    emit.float_dtype = DataType::kFloat16;
   }
   NPURT_RETURN_IF_ERROR(EmitDynamicModel(graphs, largest, emit, model));
   return CheckInitializes(*model, "dynamic-shape");

@@ -35,6 +35,12 @@ struct CompileOptions {
   // its input conversion are unchanged (DatasetSample::swap_red_blue).
   std::vector<bool> quant_img_rgb2bgr;
   std::string custom_string;
+  // What float values are stored in (rknn-toolkit2's config(float_dtype)): kFloat16 as the NPU does -- float
+  // weights, float inputs and every float op's output rounded to fp16, arithmetic inside an op in float32
+  // (docs/design.md) -- for float models and the float layers of quantized ones; or kFloat32, ONNX Runtime's
+  // numbers. `npurt convert` and the Python toolkit default to float16, as the board; this struct to
+  // float32, for the parity harnesses and tools that compare with float32 references.
+  DataType float_dtype = DataType::kFloat32;
   // rknn-toolkit2's rknn_batch_size (`--batch-size`): > 1 turns a batch-1 model into one that takes
   // this many frames per run; every output must then have it as its first dim. Calibration feeds each
   // sample to every batch slot.
@@ -90,10 +96,11 @@ struct BuildReport {
   size_t calibration_samples = 0;
   QuantizeReport quant;
   int smoothed_tensors = 0;  // --smooth-activations
-  // The float model the quantized one was calibrated from: the graph after the
+  // The float32 model the quantized one was calibrated from: the graph after the
   // exact rewrites quantization makes (smoothing), so its tensors have the
   // same values as the quantized model's, up to quantization -- the reference
-  // for layer-by-layer comparisons (npurt accuracy).
+  // for layer-by-layer comparisons (npurt accuracy). For a float model built in
+  // float16, the same graph in float32.
   std::vector<uint8_t> float_reference;
   // --auto-hybrid: the layers it moved, "name (single cosine)" in the order found.
   std::vector<std::string> auto_int16;

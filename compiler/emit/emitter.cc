@@ -298,7 +298,7 @@ Status EmitGraphs(const std::vector<const Graph*>& graphs, size_t root, const Em
   auto model = fb::CreateModel(b, b.CreateString(ToolkitVersion()), b.CreateString(options.target_platform),
                                b.CreateString(options.framework), b.CreateString(options.custom_string),
                                main.tensors, main.ops, main.inputs, main.outputs, main.plan, bytes.size(),
-                               b.CreateVector(sets));
+                               b.CreateVector(sets), static_cast<fb::DataType>(options.float_dtype));
   fb::FinishModelBuffer(b, model);
   *file = AssembleModelFile(b.GetBufferPointer(), b.GetSize(), bytes.data(), bytes.size());
   return Status::Ok();

@@ -17,6 +17,9 @@ struct EmitOptions {
   std::string target_platform = "rk3588";
   std::string custom_string;
   std::string framework = "ONNX";
+  // kFloat16: the runtime rounds every float op's output to fp16 (format/model.fbs Model.float_dtype);
+  // the graph's float constants must already be fp16 values (RoundFloatConstantsToHalf).
+  DataType float_dtype = DataType::kFloat32;
 };
 
 // `graph` must have shapes (InferShapes). Fails with kModelInvalid naming the problem.

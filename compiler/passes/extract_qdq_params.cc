@@ -161,11 +161,12 @@ void MarkOneSided(Graph* graph) {
   }
 }
 
-int ExtractQdqParams(Graph* graph) {
-  if (RewriteToFixpoint(graph, HoistDequantizeAt) > 0) graph->InferShapes();
-  const int pairs = RewriteToFixpoint(graph, ExtractAt);
+Status ExtractQdqParams(Graph* graph, int* pairs) {
+  if (RewriteToFixpoint(graph, HoistDequantizeAt) > 0) NPURT_RETURN_IF_ERROR(graph->InferShapes());
+  const int extracted = RewriteToFixpoint(graph, ExtractAt);
+  if (pairs != nullptr) *pairs = extracted;
   MarkOneSided(graph);
-  return pairs;
+  return Status::Ok();
 }
 
 bool HasModelActivationParams(const Graph& graph) {

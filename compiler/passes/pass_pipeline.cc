@@ -24,7 +24,7 @@ Status RunPasses(const PassOptions& options, Graph* graph) {
   NPURT_RETURN_IF_ERROR(graph->InferShapes());
   EliminateDeadNodes(graph);
   EliminateIdentities(graph);
-  ExtractQdqParams(graph);
+  NPURT_RETURN_IF_ERROR(ExtractQdqParams(graph));
   for (bool folded = true; folded;) {
     folded = false;
     if (options.fold_batchnorm) folded |= FoldBatchNorm(graph) > 0;

@@ -20,10 +20,16 @@ int EliminateDeadNodes(Graph* graph);
 // a graph input or a constant and a graph output stays.
 int EliminateIdentities(Graph* graph);
 
+// fp16 models: every float constant an op reads as data becomes its nearest float16 value (+-inf beyond
+// 65504), as the NPU's weights are stored; a Resize's roi and scales, which fix shapes, stay exact.
+// Returns the constants rounded.
+int RoundFloatConstantsToHalf(Graph* graph);
+
 // QuantizeLinear -> DequantizeLinear pairs on computed float tensors (QDQ models) become the tensors'
 // IrTensor::model_quant; their readers read the tensor. Changes results by the pairs' rounding, which
-// the quantizer restores (Build quantizes every graph that has such parameters).
-int ExtractQdqParams(Graph* graph);
+// the quantizer restores (Build quantizes every graph that has such parameters). Fails only when the
+// graph's shapes do not infer after DequantizeLinear moved up past data-movement ops.
+Status ExtractQdqParams(Graph* graph, int* pairs = nullptr);
 // Whether a node of `graph` reads or writes a computed tensor with model_quant (a QDQ model).
 bool HasModelActivationParams(const Graph& graph);
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/core/executor.h"
+#include "runtime/core/half_storage.h"
 #include "runtime/core/layout_pass.h"
 #include "runtime/core/log.h"
 #include "runtime/core/thread_pool.h"
@@ -177,10 +178,12 @@ Status Context::BindGraph(const ModelGraph& g) {
   }
   nodes_.clear();
   nodes_.resize(g.ops.size());
+  const RoundToHalfFn round_to_half = model_->float_dtype() == DataType::kFloat16 ? ChooseRoundToHalf() : nullptr;
   for (size_t k = 0; k < nodes_.size(); ++k) {
     const OpDesc& d = g.ops[k];
     OpNode& n = nodes_[k];
     n.threads = threads_;
+    n.round_to_half = d.def->view ? nullptr : round_to_half;  // a view's values are its input's, already fp16
     n.may_pack_constants = !options_.weights_outside;
     n.def = d.def;
     n.name = d.name;
@@ -304,8 +307,17 @@ Status Context::ImportOne(const InputArg& in) {
   const IoDesc& io = graph_->inputs[in.index];
   HostBuffer src = in.buffer;
   NPURT_RETURN_IF_ERROR(ResolveInputLayout(in.index, in.pass_through, StatusCode::kInputInvalid, &src));
-  Status s = ImportInput(src, io, !in.pass_through && in.normalize, &tensors_[io.tensor]);
+  Tensor& t = tensors_[io.tensor];
+  Status s = ImportInput(src, io, !in.pass_through && in.normalize, &t);
   if (!s.ok()) return Status(s.code(), "input " + std::to_string(in.index) + ": " + s.message());
+  // An fp16 model reads its float inputs as the NPU does: converted to fp16 (after the normalization).
+  if (model_->float_dtype() == DataType::kFloat16 && t.dtype == DataType::kFloat32) {
+    const int64_t overflowed = ChooseRoundToHalf()(t.as<float>(), t.num_elements());
+    if (overflowed != 0) {
+      NPURT_LOG(kWarning, "input %u: %lld values beyond fp16's range (|x| > 65504) became +-inf in the fp16 model",
+                in.index, static_cast<long long>(overflowed));
+    }
+  }
   return Status::Ok();
 }
 
@@ -431,9 +443,17 @@ Status Context::RunFrame(Profiler* observer) {
   Profiler* profiler = profiler_.get();
   TeeProfiler tee(profiler, observer);
   if (observer != nullptr) profiler = profiler == nullptr ? observer : &tee;
-  Status s = RunNodes(&nodes_, profiler, deadline);
+  HalfOverflows overflows;
+  Status s = RunNodes(&nodes_, profiler, deadline, &overflows);
   last_run_us_ = (NowNs() - start) / 1000;
   if (!s.ok()) return s;
+  if (overflows.first_op >= 0) {  // once per run, naming where it started (the inf / NaN spread from there)
+    const OpNode& first = nodes_[static_cast<size_t>(overflows.first_op)];
+    NPURT_LOG(kWarning, "fp16 overflow: op '%s' (%s) wrote %lld values beyond fp16's range (|x| > 65504) as +-inf, "
+              "%lld in all this run; `npurt accuracy` names the layers, --float-dtype float32 avoids it",
+              first.name.c_str(), first.def->name, static_cast<long long>(overflows.first_op_values),
+              static_cast<long long>(overflows.values));
+  }
   perf_detail_stale_ = true;
   return Status::Ok();
 }

@@ -39,12 +39,25 @@ Status PrepareNodes(std::vector<OpNode>* nodes) {
   return Status::Ok();
 }
 
-Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler, int64_t deadline_ns) {
+Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler, int64_t deadline_ns, HalfOverflows* overflows) {
   const int count = static_cast<int>(nodes->size());
   for (int i = 0; i < count; ++i) {
     OpNode& node = (*nodes)[i];
     if (profiler) profiler->BeginOp(i, node);
     Status s = node.def->eval(&node);
+    if (s.ok() && node.round_to_half != nullptr) {
+      int64_t overflowed = 0;
+      for (Tensor* t : node.outputs) {
+        if (t->dtype == DataType::kFloat32) overflowed += node.round_to_half(t->as<float>(), t->num_elements());
+      }
+      if (overflowed != 0 && overflows != nullptr) {
+        if (overflows->first_op < 0) {
+          overflows->first_op = i;
+          overflows->first_op_values = overflowed;
+        }
+        overflows->values += overflowed;
+      }
+    }
     if (profiler) profiler->EndOp(i, node);
     if (!s.ok()) return Status(s.code(), "op '" + node.name + "' (" + node.def->name + "): " + s.message());
     if (deadline_ns != 0 && i + 1 < count && NowNs() > deadline_ns) {

@@ -15,8 +15,18 @@ namespace npurt {
 // shapes and types the model recorded, then prepares the node.
 Status PrepareNodes(std::vector<OpNode>* nodes);
 
-// Evaluates the nodes in order. `profiler` may be nullptr. With `deadline_ns` (a NowNs() time; 0: none)
-// the run stops with kTimeout after the first op that ends past it.
-Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler, int64_t deadline_ns = 0);
+// fp16 overflows of one run: finite values that an op's fp16 output rounding made +-inf.
+struct HalfOverflows {
+  int64_t values = 0;
+  int first_op = -1;  // the first node that overflowed, -1: none
+  int64_t first_op_values = 0;
+};
+
+// Evaluates the nodes in order, rounding the outputs of nodes with round_to_half after each eval (before
+// the profiler's EndOp, so observers see what the next op reads). `profiler` and `overflows` may be
+// nullptr. With `deadline_ns` (a NowNs() time; 0: none) the run stops with kTimeout after the first op
+// that ends past it.
+Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler, int64_t deadline_ns = 0,
+                HalfOverflows* overflows = nullptr);
 
 }  // namespace npurt

@@ -246,6 +246,11 @@ Status Model::Decode(const void* fb_model_ptr) {
   target_platform_ = Str(m->target_platform());
   framework_ = Str(m->framework());
   custom_string_ = Str(m->custom_string());
+  float_dtype_ = static_cast<DataType>(m->float_dtype());
+  if (float_dtype_ != DataType::kFloat32 && float_dtype_ != DataType::kFloat16) {
+    return NPURT_ERROR(kModelInvalid, "model float type is %s; only FP32 and FP16 are defined",
+                       DataTypeName(float_dtype_));
+  }
   if (m->weights_size() != weights_size_) {
     return NPURT_ERROR(kModelInvalid, "model records %llu weight bytes but the file holds %llu",
                        static_cast<unsigned long long>(m->weights_size()),

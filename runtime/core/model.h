@@ -97,6 +97,8 @@ class Model {
   const std::string& framework() const { return framework_; }
   const std::string& custom_string() const { return custom_string_; }
   uint32_t format_version() const { return format_version_; }
+  // kFloat16: every float op's output is rounded to fp16 as the NPU stores it (Model.float_dtype).
+  DataType float_dtype() const { return float_dtype_; }
   size_t file_size() const { return file_size_; }
 
  private:
@@ -113,6 +115,7 @@ class Model {
   const uint8_t* weights_ = nullptr;
   uint64_t weights_size_ = 0;
   uint32_t format_version_ = 0;
+  DataType float_dtype_ = DataType::kFloat32;
   std::string toolkit_version_, target_platform_, framework_, custom_string_;
   ModelGraph graph_;
   std::vector<ModelGraph> shape_sets_;

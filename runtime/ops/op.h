@@ -79,6 +79,9 @@ struct OpNode {
   // every node, as nodes run one at a time), 64-byte aligned; valid in eval only.
   size_t scratch_bytes = 0;
   uint8_t* scratch = nullptr;
+  // fp16 models (Model::float_dtype): the executor rounds each float32 output to fp16 values after eval,
+  // as the NPU stores an op's output (runtime/core/half_storage.h). nullptr: outputs stay float32.
+  int64_t (*round_to_half)(float* x, int64_t n) = nullptr;
 
   const Tensor* input(size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
   template <typename T>

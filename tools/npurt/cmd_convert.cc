@@ -57,7 +57,9 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
     if (!out) throw Failure{"cannot write '" + args.output + "': " + std::strerror(errno)};
 
     std::printf("Converted %s -> %s (%s, %s)\n", args.model.c_str(), args.output.c_str(),
-                m->target_platform().c_str(), report.quantized ? "int8" : "float32");
+                m->target_platform().c_str(),
+                report.quantized ? (m->float_dtype() == DataType::kFloat16 ? "int8, float layers in float16" : "int8")
+                                 : (m->float_dtype() == DataType::kFloat16 ? "float16" : "float32"));
     std::printf("  inputs:  %s\n", DescribeIo(m->tensors(), m->inputs()).c_str());
     std::printf("  outputs: %s\n", DescribeIo(m->tensors(), m->outputs()).c_str());
     for (size_t k = 0; k < m->shape_sets().size(); ++k) {

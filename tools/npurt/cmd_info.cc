@@ -56,6 +56,9 @@ int Info(const std::string& path) {
   std::printf("  format version %u, toolkit '%s', target platform %s, framework %s\n", m->format_version(),
               m->toolkit_version().c_str(), m->target_platform().c_str(), m->framework().c_str());
   std::printf("  custom string: '%s'\n", m->custom_string().c_str());
+  std::printf("  float values stored in %s\n", m->float_dtype() == DataType::kFloat16
+                                                   ? "float16 (every float op's output rounded, as the NPU)"
+                                                   : "float32");
   std::printf("  file %zu bytes, weights %llu bytes, arena %llu bytes\n", m->file_size(),
               static_cast<unsigned long long>(m->weights_size()), static_cast<unsigned long long>(m->arena_size()));
   // A dynamic-shape model: what rknn_set_input_shapes can choose (the sections below show the largest set).

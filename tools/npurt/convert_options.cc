@@ -157,6 +157,8 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       args->reorder_channels = StringList(v, where);
     } else if (key == "custom_string") {
       args->custom_string = ScalarOf(v, where);
+    } else if (key == "float_dtype") {
+      args->float_dtype = ScalarOf(v, where);
     } else if (key == "dynamic_input") {
       // rknn-toolkit2's layout: a list of shape sets, each a list of one shape per input.
       const std::string form = where + " must be a list of shape sets, e.g. [[[1,3,224,224]], [[1,3,160,160]]]";
@@ -337,6 +339,10 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
                   "comma-separated or repeated, in input order")
       ->allow_extra_args(false);
   cmd->add_option("--custom-string", args->custom_string, "Free text stored in the model (RKNN_QUERY_CUSTOM_STRING)");
+  cmd->add_option("--float-dtype", args->float_dtype,
+                  "float16 (default, as the NPU: float weights, inputs and every float op's output stored in fp16, "
+                  "which overflows beyond 65504) or float32 (ONNX Runtime's numbers); for float models and the "
+                  "float layers of quantized ones (rknn-toolkit2's float_dtype)");
   cmd->add_option("--dynamic-input", args->dynamic_input,
                   "rknn-toolkit2's dynamic_input: one input shape set, a full shape per input in input order "
                   "separated by ';' (e.g. 1,3,224,224 or 1,3,224,224;1,10); repeat for each set. The application "
@@ -392,7 +398,7 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
 std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
   std::vector<std::string> given;
   for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
-                           "--std-values", "--reorder-channels", "--custom-string", "--batch-size",
+                           "--std-values", "--reorder-channels", "--custom-string", "--float-dtype", "--batch-size",
                            "--dynamic-input", "--quantize",
                            "--dataset", "--quant-img-rgb2bgr",
                            "--quantized-algorithm", "--quantized-method", "--float-layers", "--int16-layers",
@@ -445,6 +451,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--reorder-channels")) args.reorder_channels = cli.reorder_channels;
     if (was_given("--quant-img-rgb2bgr")) args.quant_img_rgb2bgr = cli.quant_img_rgb2bgr;
     if (was_given("--custom-string")) args.custom_string = cli.custom_string;
+    if (was_given("--float-dtype")) args.float_dtype = cli.float_dtype;
     if (was_given("--batch-size")) args.batch_size = cli.batch_size;
     if (was_given("--dynamic-input")) args.dynamic_input = cli.dynamic_input;
     if (was_given("--quantize")) args.quantize = cli.quantize;
@@ -513,6 +520,13 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
     }
   }
   o.custom_string = args.custom_string;
+  if (args.float_dtype.empty() || args.float_dtype == "float16") {
+    o.float_dtype = DataType::kFloat16;
+  } else if (args.float_dtype == "float32") {
+    o.float_dtype = DataType::kFloat32;
+  } else {
+    throw Failure{"--float-dtype must be float16 or float32, got '" + args.float_dtype + "'"};
+  }
   for (size_t k = 0; k < args.dynamic_input.size(); ++k) {
     std::vector<Shape> set;
     std::string text = args.dynamic_input[k];

@@ -1,0 +1,19 @@
+#include "runtime/core/half_storage.h"
+
+#include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/ref/half_round.h"
+#if NPURT_HAVE_X86_KERNELS
+#include "runtime/kernels/x86/half_round_f16c.h"
+#endif
+
+namespace npurt {
+
+RoundToHalfFn ChooseRoundToHalf() {
+#if NPURT_HAVE_X86_KERNELS
+  // Every CPU of the avx2 target has F16C (DetectedCpuTarget checks it).
+  if (ActiveCpuTarget() >= CpuTarget::kAvx2) return round_to_half__f16c;
+#endif
+  return round_to_half__ref;
+}
+
+}  // namespace npurt
