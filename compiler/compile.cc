@@ -243,16 +243,18 @@ Status CheckInitializes(const std::vector<uint8_t>& model, const char* what) {
 
 // The model file Build returns: with float16, the float constants rounded first (they are not needed in
 // float32 afterwards) and the runtime told to round every float op's output.
-Status EmitFinal(DataType float_dtype, const EmitOptions& emit, Graph* graph, std::vector<uint8_t>* model) {
+Status EmitFinal(DataType float_dtype, const EmitOptions& emit, Graph* graph, std::vector<uint8_t>* model,
+                 BuildReport* report) {
   if (float_dtype != DataType::kFloat16) return EmitModel(*graph, emit, model);
-  RoundFloatConstantsToHalf(graph);
+  RoundFloatConstantsToHalf(graph, &report->half_overflow_constants);
   EmitOptions half = emit;
   half.float_dtype = DataType::kFloat16;
   return EmitModel(*graph, half, model);
 }
 
-Status EmitQuantizedModel(DataType float_dtype, const EmitOptions& emit, Graph* graph, std::vector<uint8_t>* model) {
-  NPURT_RETURN_IF_ERROR(EmitFinal(float_dtype, emit, graph, model));
+Status EmitQuantizedModel(DataType float_dtype, const EmitOptions& emit, Graph* graph, std::vector<uint8_t>* model,
+                          BuildReport* report) {
+  NPURT_RETURN_IF_ERROR(EmitFinal(float_dtype, emit, graph, model, report));
   return CheckInitializes(*model, "quantized");
 }
 
@@ -288,7 +290,7 @@ Status BuildWithModelParams(const CompileOptions& options, const EmitOptions& em
   report->float_reference = std::move(float_model);
   report->quantized = true;
   report->model_params = true;
-  return EmitQuantizedModel(options.float_dtype, emit, graph, model);
+  return EmitQuantizedModel(options.float_dtype, emit, graph, model, report);
 }
 
 }  // namespace
@@ -311,7 +313,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   if (!options.quantize && !model_params) {
     FuseConvolutionEpilogues(graph);
     if (options.float_dtype == DataType::kFloat16) NPURT_RETURN_IF_ERROR(EmitModel(*graph, emit, &report->float_reference));
-    return EmitFinal(options.float_dtype, emit, graph, model);
+    return EmitFinal(options.float_dtype, emit, graph, model, report);
   }
 
   QuantizeOptions quant;
@@ -366,7 +368,7 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   report->float_reference = std::move(float_model);
   report->quantized = true;
   report->calibration_samples = samples.size();
-  return EmitQuantizedModel(options.float_dtype, emit, graph, model);
+  return EmitQuantizedModel(options.float_dtype, emit, graph, model, report);
 }
 
 namespace {
@@ -487,7 +489,12 @@ Status CompileDynamic(const std::string& onnx_path, const CompileOptions& option
     for (Graph& g : graphs) FuseConvolutionEpilogues(&g);  // as Build does: every set keeps one node list
   }
   if (options.float_dtype == DataType::kFloat16) {
-    for (Graph& g : graphs) RoundFloatConstantsToHalf(&g);  // the same bytes in every set: still stored once
+    // The same bytes in every set, so still stored once; the sets share their constants, so the largest's
+    // overflows are every set's (a quantized largest set was rounded in Build already: nothing new).
+    for (size_t k = 0; k < graphs.size(); ++k) {
+      RoundFloatConstantsToHalf(&graphs[k], k == largest && report != nullptr ? &report->half_overflow_constants
+                                                                             : nullptr);
+    }
     emit.float_dtype = DataType::kFloat16;
   }
   NPURT_RETURN_IF_ERROR(EmitDynamicModel(graphs, largest, emit, model));

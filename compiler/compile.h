@@ -105,6 +105,8 @@ struct BuildReport {
   // --auto-hybrid: the layers it moved, "name (single cosine)" in the order found.
   std::vector<std::string> auto_int16;
   std::vector<std::string> auto_float;
+  // float16: the float constants with values beyond fp16's range (now +-inf), "'name' (N of M values)".
+  std::vector<std::string> half_overflow_constants;
 };
 
 constexpr size_t kAutoHybridSamples = 4;

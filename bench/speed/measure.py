@@ -4,7 +4,7 @@
     /usr/bin/python3 measure.py WORK NPURT [ROUNDS]
 
 Per model of WORK/manifest.json (prepare.py), at 1 and 2 threads, each in its own process:
-  npurt   int8, fp32     `npurt bench rknn/<model>_{q8,fp,w8}.rknn --core-mask 0 | 0_1` (frame: inputs_set + run +
+  npurt   int8, fp32/16  `npurt bench rknn/<model>_{q8,fp,f16,w8,qd}.rknn --core-mask 0 | 0_1` (frame: inputs_set + run +
           and w8a8       outputs_get, uint8 NHWC in, float out); its rknn_init time is kept too. int8: npurt's
                          default recipe; w8a8: plain int8 as rknn-toolkit2 builds it; qdq: ONNX Runtime's
                          QDQ model converted with its own parameters (`npurt bench rknn/<model>_qd.rknn`)
@@ -74,6 +74,7 @@ def configs(name, spec, work):
     for t in THREADS:
         out.append(('npurt', 'int8', t, lambda t=t: ('npurt', os.path.join(work, 'rknn', name + '_q8.rknn'), t)))
         out.append(('npurt', 'fp32', t, lambda t=t: ('npurt', os.path.join(work, 'rknn', name + '_fp.rknn'), t)))
+        out.append(('npurt', 'fp16', t, lambda t=t: ('npurt', os.path.join(work, 'rknn', name + '_f16.rknn'), t)))
         out.append(('npurt', 'w8a8', t, lambda t=t: ('npurt', os.path.join(work, 'rknn', name + '_w8.rknn'), t)))
         out.append(('npurt', 'qdq', t, lambda t=t: ('npurt', os.path.join(work, 'rknn', name + '_qd.rknn'), t)))
         out.append(('ort', 'int8', t, lambda t=t: ('ort', os.path.join(work, 'models', name + '_qdq.onnx'), t)))

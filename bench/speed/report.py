@@ -31,6 +31,7 @@ TITLES = {'mobilenet_v2': 'MobileNetV2 224²', 'resnet18': 'ResNet-18 224²', 'r
 SHORT = {'mobilenet_v2': 'MobileNetV2', 'resnet18': 'ResNet-18', 'resnet50': 'ResNet-50', 'ppocr_det': 'det',
          'ppocr_rec': 'rec'}
 INT8_TARGET, FP32_TARGET = 0.9, 1.0  # npurt / best peer: int8 (issue 24), fp32 (issue 5)
+FP16_TARGET = 1.15  # npurt fp16 / npurt fp32 (issue 26)
 RECIPE_TARGET = 1.15  # npurt's default int8 recipe / its plain w8a8 (issue 24)
 PEAK_SHARE_TARGET = 0.8  # ResNet-50 int8 at 1 thread / the measured int8 peak of one core (issue 24)
 SPEEDUP_TARGET = 1.7
@@ -354,10 +355,27 @@ def main():
             md.append('| ' + ' | '.join(row) + ' |')
         md.append('')
 
+    if any(cell(n, 'npurt', 'fp16', 1) for n in models):
+        md += ['Float models as `npurt convert` writes them by default, in float16 (weights, inputs and every '
+               'op\'s output stored in fp16 as the NPU does, computed in fp32), against the same models in '
+               'float32 (issue 26: fp16 at most %.2f× fp32):' % FP16_TARGET, '',
+               '| model | npurt fp32 1T | npurt fp16 1T | fp16 / fp32 1T | npurt fp32 2T | npurt fp16 2T | '
+               'fp16 / fp32 2T |', '|---|---|---|---|---|---|---|']
+        for name in models:
+            row = [TITLES.get(name, name)]
+            for t in (1, 2):
+                f32, f16 = value(name, 'npurt', 'fp32', t), value(name, 'npurt', 'fp16', t)
+                c = cell(name, 'npurt', 'fp16', t)
+                row += [fmt_ms(f32), fmt_ms(f16) if f16 or not c else '—' + note('npurt fp16 %s: %s' % (
+                            TITLES.get(name, name), c.get('error', 'no result'))),
+                        '%.2f' % (f16 / f32) if f16 and f32 else '—']
+            md.append('| ' + ' | '.join(row) + ' |')
+        md.append('')
+
     md += ['![npurt, ONNX Runtime, PyTorch and OpenCV DNN, median ms per frame](benchmarks.svg)', '']
 
     # The issues' acceptance lines, evaluated on the tables above.
-    md += ['### Acceptance (issue 24: int8; issue 5: fp32)', '', '| check | model | threads | measured | target | result |',
+    md += ['### Acceptance (issue 24: int8; issue 5: fp32; issue 26: fp16)', '', '| check | model | threads | measured | target | result |',
            '|---|---|---|---|---|---|']
     for prec, target in (('int8', INT8_TARGET), ('fp32', FP32_TARGET)):
         for name in models:
@@ -373,6 +391,13 @@ def main():
             md.append('| int8 default recipe / plain w8a8 | %s | %d | %s | ≤ %.2f | %s |' % (
                 TITLES.get(name, name), t, '%.2f' % r if r is not None else '—', RECIPE_TARGET,
                 ('PASS' if r <= RECIPE_TARGET else 'FAIL') if r is not None else 'not measured'))
+    for name in models:
+        for t in (1, 2):
+            f32, f16 = value(name, 'npurt', 'fp32', t), value(name, 'npurt', 'fp16', t)
+            r = f16 / f32 if f16 and f32 else None
+            md.append('| npurt fp16 / npurt fp32 | %s | %d | %s | ≤ %.2f | %s |' % (
+                TITLES.get(name, name), t, '%.2f' % r if r is not None else '—', FP16_TARGET,
+                ('PASS' if r <= FP16_TARGET else 'FAIL') if r is not None else 'not measured'))
     r50_1, r50_2 = value('resnet50', 'npurt', 'int8', 1), value('resnet50', 'npurt', 'int8', 2)
     w8_1, w8_2 = value('resnet50', 'npurt', 'w8a8', 1), value('resnet50', 'npurt', 'w8a8', 2)
     peak, peak_sequence = measured_peak(work)

@@ -87,9 +87,11 @@ done < "$W/models.tsv"
 #    BUILD_DIR's npurt or the ONNX model changed. A failed conversion leaves NAME.rknn.error, which the
 #    measurements report. NPURT_BENCH_QUANT_FLAGS: extra flags for the default int8 conversion.
 #    qd: ONNX Runtime's QDQ model of step 3 converted as it is (its own scales, no calibration).
+#    fp is float32 (the peers' numbers); f16 the float model as npurt convert writes it by default, fp16
+#    storage as the NPU (its cost over fp32: the rounding of every op's output).
 PLAIN_W8A8=(--smooth-activations false --int16-mac-budget 0 --bias-correction false --weight-rounding nearest)
 while IFS=$'\t' read -r name input shape mean std reorder; do
-  for p in fp q8 w8 qd; do
+  for p in fp f16 q8 w8 qd; do
     out=$W/rknn/${name}_$p.rknn
     src=$W/models/$name.onnx
     if [ "$p" = qd ]; then src=$W/models/${name}_qdq.onnx; fi
@@ -98,6 +100,7 @@ while IFS=$'\t' read -r name input shape mean std reorder; do
           --std-values "$std" --reorder-channels "$reorder")
     # shellcheck disable=SC2206
     case $p in
+      fp) args+=(--float-dtype float32) ;;
       q8) args+=(--quantize --dataset "$W/calib/images.txt" ${NPURT_BENCH_QUANT_FLAGS:-}) ;;
       w8) args+=(--quantize --dataset "$W/calib/images.txt" "${PLAIN_W8A8[@]}") ;;
     esac

@@ -22,8 +22,9 @@ int EliminateIdentities(Graph* graph);
 
 // fp16 models: every float constant an op reads as data becomes its nearest float16 value (+-inf beyond
 // 65504), as the NPU's weights are stored; a Resize's roi and scales, which fix shapes, stay exact.
-// Returns the constants rounded.
-int RoundFloatConstantsToHalf(Graph* graph);
+// Returns the constants rounded; `overflowed` (may be nullptr) gets "name (N values)" for each constant
+// with values beyond fp16's range, which are now +-inf.
+int RoundFloatConstantsToHalf(Graph* graph, std::vector<std::string>* overflowed = nullptr);
 
 // QuantizeLinear -> DequantizeLinear pairs on computed float tensors (QDQ models) become the tensors'
 // IrTensor::model_quant; their readers read the tensor. Changes results by the pairs' rounding, which

@@ -1,6 +1,7 @@
 // Float constants as an fp16 model stores them (CompileOptions::float_dtype): each value the nearest
 // float16, beyond 65504 +-inf, as the board's toolkit writes fp16 weights.
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "compiler/passes/passes.h"
@@ -9,7 +10,7 @@
 namespace npurt {
 namespace compiler {
 
-int RoundFloatConstantsToHalf(Graph* graph) {
+int RoundFloatConstantsToHalf(Graph* graph, std::vector<std::string>* overflowed) {
   std::vector<bool> data(graph->tensors().size(), false);
   std::vector<bool> parameter(graph->tensors().size(), false);
   for (const IrNode& n : graph->nodes()) {
@@ -26,7 +27,11 @@ int RoundFloatConstantsToHalf(Graph* graph) {
     if (!t.is_constant || t.dtype != DataType::kFloat32 || !data[i] || parameter[i]) continue;
     std::vector<float> values(t.data.size() / sizeof(float));
     std::memcpy(values.data(), t.data.data(), values.size() * sizeof(float));
-    round_to_half__ref(values.data(), static_cast<int64_t>(values.size()));
+    const int64_t beyond = round_to_half__ref(values.data(), static_cast<int64_t>(values.size()));
+    if (beyond > 0 && overflowed != nullptr) {
+      overflowed->push_back("'" + t.name + "' (" + std::to_string(beyond) + " of " + std::to_string(values.size()) +
+                            " values)");
+    }
     std::memcpy(t.data.data(), values.data(), values.size() * sizeof(float));
     ++rounded;
   }

@@ -334,7 +334,8 @@ Status PairTensors(const Model& fm, const Model& qm, Pairing* pairing, AccuracyR
       row.op_type = type;
       row.tensor = t.name;
       row.reference = ref;
-      row.precision = PrecisionName(t.dtype);
+      // An fp16 model's float tensors hold fp16 values (in float32 containers).
+      row.precision = PrecisionName(t.dtype == DataType::kFloat32 ? qm.float_dtype() : t.dtype);
       row.macs = j == 0 ? OpMacs(type, op.attrs, in_shapes, t.shape) : 0;
       report->layers.push_back(std::move(row));
     }
@@ -345,15 +346,19 @@ Status PairTensors(const Model& fm, const Model& qm, Pairing* pairing, AccuracyR
 // Per-layer accumulation over samples (see the header for how metrics are averaged).
 struct Accumulated {
   double cosine = 0.0, euclidean = 0.0, ref_sq = 0.0, err_sq = 0.0;
+  ErrorSums range;  // nonfinite and the reference's range, pooled
   void Add(const ErrorSums& s) {
     const ErrorMetrics m = s.Metrics();
     cosine += m.cosine;
     euclidean += m.euclidean;
     ref_sq += s.ref_sq;
     err_sq += s.err_sq;
+    range.nonfinite += s.nonfinite;
+    range.ref_min = std::min(range.ref_min, s.ref_min);
+    range.ref_max = std::max(range.ref_max, s.ref_max);
   }
   ErrorMetrics Mean(size_t samples) const {
-    ErrorMetrics m;
+    ErrorMetrics m = range.Metrics();
     m.cosine = cosine / static_cast<double>(samples);
     m.euclidean = euclidean / static_cast<double>(samples);
     m.sqnr_db = SqnrDb(ref_sq, err_sq);
@@ -365,13 +370,21 @@ struct Accumulated {
 
 void ErrorSums::Add(const float* ref, const float* x, int64_t n) {
   double dot_sum = 0.0, r2 = 0.0, x2 = 0.0, e2 = 0.0;
+  double lo = ref_min, hi = ref_max;
+  int64_t bad = 0;
   for (int64_t i = 0; i < n; ++i) {
     const double r = ref[i], v = x[i], e = r - v;
     dot_sum += r * v;
     r2 += r * r;
     x2 += v * v;
     e2 += e * e;
+    lo = std::min(lo, r);
+    hi = std::max(hi, r);
+    bad += std::isfinite(r) && !std::isfinite(v);
   }
+  ref_min = lo;
+  ref_max = hi;
+  nonfinite += bad;
   dot += dot_sum;
   ref_sq += r2;
   x_sq += x2;
@@ -394,6 +407,11 @@ ErrorMetrics ErrorSums::Metrics() const {
   }
   m.euclidean = std::sqrt(err_sq);
   m.sqnr_db = SqnrDb(ref_sq, err_sq);
+  m.nonfinite = nonfinite;
+  if (ref_min <= ref_max) {
+    m.ref_min = ref_min;
+    m.ref_max = ref_max;
+  }
   return m;
 }
 
@@ -466,6 +484,45 @@ Status AnalyzeAccuracy(const std::vector<uint8_t>& float_model, const std::vecto
     report->outputs.push_back(std::move(out));
   }
   return Status::Ok();
+}
+
+int FirstNonFiniteLayer(const AccuracyReport& report) {
+  for (size_t i = 0; i < report.layers.size(); ++i) {
+    if (report.layers[i].entire.nonfinite > 0) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int FirstLayerBelow(const AccuracyReport& report, double threshold) {
+  for (size_t i = 0; i < report.layers.size(); ++i) {
+    if (!(report.layers[i].entire.cosine >= threshold)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string DescribeFirstDepartures(const AccuracyReport& report, double threshold) {
+  std::string out;
+  char line[512];
+  const int overflow = FirstNonFiniteLayer(report);
+  if (overflow >= 0) {
+    const LayerAccuracy& l = report.layers[static_cast<size_t>(overflow)];
+    std::snprintf(line, sizeof(line),
+                  "first overflow: layer '%s' (%s, %s): %lld values inf or NaN where float32 has finite ones; "
+                  "float32 range [%.6g, %.6g]%s\n",
+                  l.node.c_str(), l.op_type.c_str(), l.precision.c_str(), static_cast<long long>(l.entire.nonfinite),
+                  l.entire.ref_min, l.entire.ref_max,
+                  std::max(std::fabs(l.entire.ref_min), std::fabs(l.entire.ref_max)) > 65504.0
+                      ? " (beyond fp16's 65504)" : "");
+    out += line;
+  }
+  const int below = FirstLayerBelow(report, threshold);
+  if (below >= 0) {
+    const LayerAccuracy& l = report.layers[static_cast<size_t>(below)];
+    std::snprintf(line, sizeof(line), "first layer below cosine %g: '%s' (%s, %s): cosine %.6f\n", threshold,
+                  l.node.c_str(), l.op_type.c_str(), l.precision.c_str(), l.entire.cosine);
+    out += line;
+  }
+  return out;
 }
 
 std::vector<size_t> WorstLayers(const AccuracyReport& report, size_t count) {

@@ -36,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,10 @@ struct ErrorMetrics {
   double cosine = 1.0;
   double euclidean = 0.0;
   double sqnr_db = 0.0;
+  // Values that are inf or NaN where the reference is finite (an fp16 overflow, or what one led to), and
+  // the reference's range (over every sample; 0 and 0 for no values).
+  int64_t nonfinite = 0;
+  double ref_min = 0.0, ref_max = 0.0;
 };
 
 // Running sums of one comparison, so that values of several tensors or
@@ -58,6 +63,8 @@ struct ErrorSums {
   double ref_sq = 0.0;  // Σ r²
   double x_sq = 0.0;    // Σ x²
   double err_sq = 0.0;  // Σ (r − x)²
+  int64_t nonfinite = 0;  // x not finite where r is
+  double ref_min = std::numeric_limits<double>::infinity(), ref_max = -std::numeric_limits<double>::infinity();
 
   void Add(const float* ref, const float* x, int64_t n);
   ErrorMetrics Metrics() const;
@@ -122,6 +129,16 @@ Status AnalyzeAccuracy(const std::vector<uint8_t>& float_model, const std::vecto
 std::string FormatAccuracyText(const AccuracyReport& report);
 std::string FormatAccuracyCsv(const AccuracyReport& report);
 std::string FormatAccuracyHtml(const AccuracyReport& report, const std::string& title, size_t worst);
+
+// Where an fp16 (or int8) model first departs from its float32 reference, in execution order: the
+// first layer whose "entire" output has nonfinite values, and the first whose "entire" cosine is below
+// `threshold` (NaN counts as below); -1: none.
+int FirstNonFiniteLayer(const AccuracyReport& report);
+int FirstLayerBelow(const AccuracyReport& report, double threshold);
+// Those two as lines for people ("" when neither exists), e.g.
+// "first overflow: layer 'mm' (MatMul, float16): 12 values inf or NaN; float32 range [-7.1e+04, 7.3e+04]".
+std::string DescribeFirstDepartures(const AccuracyReport& report, double threshold);
+constexpr double kFp16CosineThreshold = 0.999;
 
 // Indices into report.layers of the `count` lowest single cosines, worst first
 // (ties keep execution order).

@@ -117,6 +117,13 @@ std::string FormatAccuracyText(const AccuracyReport& report) {
                   Db(l.entire.sqnr_db).c_str(), Db(l.single.sqnr_db).c_str(), l.precision.c_str(),
                   Macs(l.macs).c_str());
   }
+  const std::string departures = DescribeFirstDepartures(report, kFp16CosineThreshold);
+  if (!departures.empty()) out += "\n";
+  for (size_t start = 0; start < departures.size();) {
+    const size_t end = departures.find('\n', start);
+    out += "# " + departures.substr(start, end + 1 - start);
+    start = end + 1;
+  }
   if (!report.outputs.empty()) {
     out += "\n# model outputs (entire)\n";
     for (const OutputAccuracy& o : report.outputs) {

@@ -117,6 +117,9 @@ py::dict Metrics(const compiler::ErrorMetrics& m) {
   d["cos"] = m.cosine;
   d["euc"] = m.euclidean;
   d["sqnr_db"] = m.sqnr_db;
+  d["nonfinite"] = m.nonfinite;  // inf / NaN where float32 is finite (fp16 overflow)
+  d["ref_min"] = m.ref_min;
+  d["ref_max"] = m.ref_max;
   return d;
 }
 
@@ -176,6 +179,7 @@ py::dict AnalyzeAccuracy(const py::bytes& float_model, const py::bytes& quant_mo
   d["layers"] = layers;
   d["outputs"] = outputs;
   d["samples"] = report.samples;
+  d["first_departures"] = compiler::DescribeFirstDepartures(report, compiler::kFp16CosineThreshold);
   return d;
 }
 
@@ -197,6 +201,7 @@ void BindCompiler(py::module_& m) {
       .def_readwrite("reorder_channels", &ConvertArgs::reorder_channels)
       .def_readwrite("quant_img_rgb2bgr", &ConvertArgs::quant_img_rgb2bgr)
       .def_readwrite("custom_string", &ConvertArgs::custom_string)
+      .def_readwrite("float_dtype", &ConvertArgs::float_dtype)
       .def_readwrite("batch_size", &ConvertArgs::batch_size)
       .def_readwrite("dynamic_input", &ConvertArgs::dynamic_input)
       .def_readwrite("quantize", &ConvertArgs::quantize)

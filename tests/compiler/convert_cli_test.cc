@@ -334,6 +334,22 @@ TEST(ConvertCliFiles, Write) {
   two.graph().mutable_output(0)->set_name("z");
   ASSERT_TRUE(two.Write(dir + "/two_layers.onnx"));
 
+  // LayerNorm over large activations: x in [-1, 1] times 6e4 (an fp16 value), then doubled, beyond fp16's
+  // 65504 in "double" wherever |x| > 0.55, so the fp16 model's LayerNorm reads inf; `npurt accuracy` must
+  // name "double". overflow_constant.onnx: a gain of 1e5, which fp16 cannot hold (convert warns).
+  for (float gain : {6e4f, 1e5f}) {
+    OnnxBuilder overflow(17);
+    overflow.Input("x", {1, 3, 4, 4});
+    overflow.FloatInitializer("gain", {1}, {gain});
+    overflow.FloatInitializer("gamma", {4}, {1.0f, 1.0f, 1.0f, 1.0f});
+    overflow.FloatInitializer("beta", {4}, {0.0f, 0.0f, 0.0f, 0.0f});
+    overflow.Node("Mul", {"x", "gain"}, {"big"}, "amplify");
+    overflow.Node("Add", {"big", "big"}, {"twice"}, "double");
+    overflow.Node("LayerNormalization", {"twice", "gamma", "beta"}, {"y"}, "norm");
+    overflow.Output("y");
+    ASSERT_TRUE(overflow.Write(dir + (gain == 1e5f ? "/overflow_constant.onnx" : "/overflow.onnx")));
+  }
+
   OnnxBuilder unsupported(13);
   unsupported.Input("x", {1, 4});
   unsupported.Int64Initializer("k", {1}, {2});

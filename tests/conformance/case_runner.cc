@@ -327,6 +327,9 @@ std::string CompareFloat(const std::string& name, const HostTensor& expected, co
   return s.str();
 }
 
+constexpr double kFp16SmallestNormal = 6.103515625e-05;  // 2^-14
+const std::string kBeyondFp16 = "beyond fp16: ";  // CompareCosine's reason for Outcome::kBeyondFp16
+
 // Compares one output as a whole (real models): cosine similarity and the
 // largest error relative to the largest reference magnitude. The measurement
 // goes to `notes` either way.
@@ -354,6 +357,9 @@ std::string CompareCosine(const std::string& name, const HostTensor& expected, c
     << FormatFloat(max_ref) << ")";
   notes->push_back(m.str());
   if (finite && cosine >= tol.min_cosine && rel <= tol.max_abs_rel) return "";
+  if (tol.float16 && (!finite || max_ref < kFp16SmallestNormal)) {
+    return kBeyondFp16 + m.str() + (finite ? ": below fp16's smallest normal" : ": fp16 overflowed inside the model");
+  }
   return m.str() + (finite ? "" : ", non-finite values differ") + "; required cosine >= " +
          FormatFloat(tol.min_cosine) + " and max abs diff <= " + FormatFloat(tol.max_abs_rel) + " x max|ref|";
 }
@@ -591,6 +597,7 @@ CaseResult RunCase(const std::string& test_dir, const Tolerance& tolerance) {
   std::vector<uint8_t> bytes;
   for (const DataSet& ds : sets) {
     npurt::compiler::CompileOptions options;
+    options.float_dtype = tolerance.float16 ? npurt::DataType::kFloat16 : npurt::DataType::kFloat32;
     for (size_t k = 0; k < input_names.size(); ++k) options.input_shapes[input_names[k]] = ds.inputs[k].dims;
     if (bytes.empty() || options.input_shapes != compiled_shapes) {
       bytes.clear();
@@ -610,7 +617,8 @@ CaseResult RunCase(const std::string& test_dir, const Tolerance& tolerance) {
     std::string failure = RunDataSet(&bytes, input_names, output_names, ds, tolerance, &result.notes);
     if (!failure.empty()) {
       if (sets.size() > 1) failure = fs::path(ds.dir).filename().string() + ": " + failure;
-      result.outcome = Outcome::kFailed;
+      const bool beyond = failure.find(kBeyondFp16) != std::string::npos;
+      result.outcome = beyond ? Outcome::kBeyondFp16 : Outcome::kFailed;
       result.reason = failure;
       return result;
     }

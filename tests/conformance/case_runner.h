@@ -8,7 +8,10 @@
 
 namespace conformance {
 
-enum class Outcome { kPassed, kFailed, kUnsupported };
+// kBeyondFp16 (with Tolerance::float16 only): an output npurt's fp16 model cannot match because the float32
+// values leave fp16's range -- non-finite fp16 values where float32 is finite (an overflow inside), or a
+// reference whose largest magnitude is below fp16's smallest normal (6.1e-5): what a board computes too.
+enum class Outcome { kPassed, kFailed, kUnsupported, kBeyondFp16 };
 
 struct CaseResult {
   Outcome outcome = Outcome::kFailed;
@@ -36,6 +39,9 @@ struct Tolerance {
   // > 0: a float output the model stores quantized must have this fraction of its values within one
   // quantization step (its scale) of the expected.
   double min_within_step = 0.0;
+  // --float-dtype float16: the model converted as `npurt convert` does by default (fp16 storage), so the
+  // comparison measures the fp16 error against the float32 reference; else float32, ONNX's numbers.
+  bool float16 = false;
 };
 
 CaseResult RunCase(const std::string& test_dir, const Tolerance& tolerance);

@@ -10,7 +10,10 @@
 //                or outputs (values, shape or type) that differ from the expected
 //                ones beyond the ONNX backend-test tolerances (rtol 1e-3,
 //                atol 1e-7, NaN == NaN; integer and bool outputs exactly);
-//   passed       every test_data_set_* matches.
+//   passed       every test_data_set_* matches;
+//   beyond fp16  (--float-dtype float16 only) an output the fp16 model cannot
+//                match because float32's values leave fp16's range
+//                (case_runner.h Outcome::kBeyondFp16), listed by name.
 // npurt has no float64: DOUBLE inputs are fed as FLOAT32 and DOUBLE outputs
 // compared in float32 (--verbose notes it per model).
 //
@@ -18,7 +21,7 @@
 // each), so a crash or hang fails that model only; --no-fork runs everything
 // in this process (for a debugger). Output: one line per failing model, then
 // per suite
-//   SUITE: N passed, M failed, K unsupported
+//   SUITE: N passed, M failed, K unsupported[, B beyond fp16's range]
 // Exit status 1 when any model failed, a worker ended badly at shutdown (a
 // leak report in the sanitizer build) or a suite directory is missing.
 #include <poll.h>
@@ -96,6 +99,8 @@ void Usage(FILE* f) {
                "  --min-within-step F  also for outputs the model stores quantized (QDQ models): at least\n"
                "                       the fraction F of the values within one quantization step of the\n"
                "                       expected (prints the exact and within-one-step fractions)\n"
+               "  --float-dtype T      float32 (default: ONNX's numbers) or float16 (convert as npurt\n"
+               "                       convert does by default: fp16 storage, as the NPU)\n"
                "  --no-fork            run models in this process, one at a time\n"
                "  --cpu-target T       run the kernels of T (ref, portable, avx2, avx512, avx512_vnni) as\n"
                "                       NPURT_CPU_TARGET does; exit status 77 (skipped) when this CPU lacks T\n",
@@ -140,6 +145,13 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       Tolerance& t = o->tolerance;
       (a == "--rtol" ? t.rtol : a == "--atol" ? t.atol : a == "--min-cosine" ? t.min_cosine
        : a == "--max-abs-rel" ? t.max_abs_rel : t.min_within_step) = x;
+    } else if (a == "--float-dtype") {
+      if (!value(&v)) return false;
+      if (v != "float16" && v != "float32") {
+        std::fprintf(stderr, "npurt_conformance: --float-dtype is float16 or float32, got '%s'\n", v.c_str());
+        return false;
+      }
+      o->tolerance.float16 = v == "float16";
     } else if (a == "--verbose" || a == "-v") {
       o->verbose = true;
     } else if (a == "--list-unsupported") {
@@ -175,7 +187,8 @@ std::string OneLine(std::string s) {
 
 std::string Serialize(const CaseResult& r) {
   std::string s;
-  s += r.outcome == Outcome::kPassed ? 'P' : r.outcome == Outcome::kUnsupported ? 'U' : 'F';
+  s += r.outcome == Outcome::kPassed ? 'P' : r.outcome == Outcome::kUnsupported ? 'U'
+       : r.outcome == Outcome::kBeyondFp16 ? 'B' : 'F';
   s += '\n' + OneLine(r.unsupported) + '\n';
   for (size_t i = 0; i < r.notes.size(); ++i) s += (i ? "\x1f" : "") + OneLine(r.notes[i]);
   s += '\n' + OneLine(r.reason);
@@ -185,8 +198,9 @@ std::string Serialize(const CaseResult& r) {
 bool Deserialize(const std::string& s, CaseResult* r) {
   if (s.size() < 2 || s[1] != '\n') return false;
   const char k = s[0];
-  if (k != 'P' && k != 'U' && k != 'F') return false;
-  r->outcome = k == 'P' ? Outcome::kPassed : k == 'U' ? Outcome::kUnsupported : Outcome::kFailed;
+  if (k != 'P' && k != 'U' && k != 'F' && k != 'B') return false;
+  r->outcome = k == 'P' ? Outcome::kPassed : k == 'U' ? Outcome::kUnsupported
+               : k == 'B' ? Outcome::kBeyondFp16 : Outcome::kFailed;
   const size_t a = s.find('\n', 2);
   if (a == std::string::npos) return false;
   const size_t b = s.find('\n', a + 1);
@@ -567,7 +581,7 @@ int Main(int argc, char** argv) {
       for (Job& j : jobs) j.result = RunCase(j.dir, o.tolerance);
     }
 
-    int passed = 0, failed = 0, unsupported = 0;
+    int passed = 0, failed = 0, unsupported = 0, beyond_fp16 = 0;
     for (const Job& j : jobs) {
       const CaseResult& r = j.result;
       switch (r.outcome) {
@@ -581,6 +595,10 @@ int Main(int argc, char** argv) {
           if (o.verbose) {
             std::printf("UNSUPPORTED %s/%s: %s\n", suite.c_str(), j.name.c_str(), r.unsupported.c_str());
           }
+          break;
+        case Outcome::kBeyondFp16:
+          ++beyond_fp16;
+          std::printf("BEYOND-FP16 %s/%s: %s\n", suite.c_str(), j.name.c_str(), r.reason.c_str());
           break;
         case Outcome::kFailed:
           ++failed;
@@ -597,7 +615,12 @@ int Main(int argc, char** argv) {
       any_failed = true;
     }
     if (failed > 0) any_failed = true;
-    std::printf("%s: %d passed, %d failed, %d unsupported\n", suite.c_str(), passed, failed, unsupported);
+    if (o.tolerance.float16) {
+      std::printf("%s: %d passed, %d failed, %d unsupported, %d beyond fp16's range\n", suite.c_str(), passed, failed,
+                  unsupported, beyond_fp16);
+    } else {
+      std::printf("%s: %d passed, %d failed, %d unsupported\n", suite.c_str(), passed, failed, unsupported);
+    }
   }
 
   if (o.list_unsupported) {

@@ -15,6 +15,8 @@ STD = [50.0, 60.0, 70.0]
 
 
 def built_float(conv_relu, **config):
+    """A float model in float32 (these tests check ONNX's numbers; tests/python/test_float16.py the fp16 path)."""
+    config.setdefault("float_dtype", "float32")
     rknn = RKNN()
     assert rknn.config(mean_values=[MEAN], std_values=[STD], target_platform="rk3588", **config) == 0
     assert rknn.load_onnx(conv_relu.path) == 0
@@ -80,6 +82,9 @@ def test_errors_return_what_the_vendor_returns_with_a_reason(conv_relu, tmp_path
     assert rknn.config(target_platform="rk9999", mean_values=[[1, 2, 3]]) == -1
     assert "target_platform 'rk9999'" in capsys.readouterr().err
     assert rknn._args.mean_values == []  # a failed config changes nothing
+    assert rknn.config(float_dtype="bfloat16") == -1
+    assert "float_dtype 'bfloat16'" in capsys.readouterr().err
+    assert rknn.config(float_dtype="float32") == 0
     assert rknn.inference(inputs=[np.zeros((1, 8, 8, 3), np.uint8)]) is None
     assert "init_runtime first" in capsys.readouterr().err
     assert rknn.init_runtime() == -1
@@ -104,7 +109,7 @@ def test_errors_return_what_the_vendor_returns_with_a_reason(conv_relu, tmp_path
     assert "data_format" in capsys.readouterr().err
     assert rknn.inference(inputs=[np.zeros((1, 8, 8, 3), np.uint8)], data_format=1) is None  # not a string
     assert "data_format must be str" in capsys.readouterr().err
-    assert rknn.accuracy_analysis(inputs=["x.jpg"]) == -1  # a float build has no quantized model
+    assert rknn.accuracy_analysis(inputs=["x.jpg"]) == -1  # a float32 build: nothing to compare with
     assert "do_quantization=True" in capsys.readouterr().err
     assert rknn.init_runtime(core_mask=5) == -1
     assert "core_mask 5" in capsys.readouterr().err
@@ -269,7 +274,7 @@ def test_hybrid_quantization_keeps_the_layers_the_cfg_names_in_float(conv_relu, 
     expected = conv_relu.expected(nchw)
 
     rknn = RKNN()
-    assert rknn.config(mean_values=[MEAN], std_values=[STD], target_platform="rk3588") == 0
+    assert rknn.config(mean_values=[MEAN], std_values=[STD], target_platform="rk3588", float_dtype="float32") == 0
     assert rknn.load_onnx(conv_relu.path) == 0
     assert rknn.hybrid_quantization_step1(dataset=dataset, proposal=False) == 0
     cfg = (tmp_path / "conv_relu.quantization.cfg").read_text()
@@ -315,7 +320,8 @@ def normalized(nhwc):
 
 def test_dynamic_input_runs_the_shape_set_of_the_arrays(conv_relu_dynamic):
     rknn = RKNN()
-    assert rknn.config(mean_values=[MEAN], std_values=[STD], dynamic_input=[[[1, 3, 8, 8]], [[1, 3, 12, 10]]]) == 0
+    assert rknn.config(mean_values=[MEAN], std_values=[STD], dynamic_input=[[[1, 3, 8, 8]], [[1, 3, 12, 10]]],
+                       float_dtype="float32") == 0
     assert rknn.load_onnx(conv_relu_dynamic.path, inputs=["x"], input_size_list=[[1, 3, 8, 8]]) == 0
     assert rknn.build(do_quantization=False) == 0
     assert rknn.init_runtime(perf_debug=True) == 0
@@ -333,7 +339,7 @@ def test_dynamic_input_runs_the_shape_set_of_the_arrays(conv_relu_dynamic):
 def test_batch_size_outputs_cut_and_pass_through(conv_relu, tmp_path):
     # rknn_batch_size: two frames per run.
     rknn = RKNN()
-    assert rknn.config(mean_values=[MEAN], std_values=[STD]) == 0
+    assert rknn.config(mean_values=[MEAN], std_values=[STD], float_dtype="float32") == 0
     assert rknn.load_onnx(conv_relu.path) == 0
     assert rknn.build(do_quantization=False, rknn_batch_size=2) == 0
     assert rknn.init_runtime() == 0
@@ -346,6 +352,7 @@ def test_batch_size_outputs_cut_and_pass_through(conv_relu, tmp_path):
     rknn.release()
     # outputs=['c']: the graph cut before the Relu.
     rknn = RKNN()
+    assert rknn.config(float_dtype="float32") == 0
     assert rknn.load_onnx(conv_relu.path, outputs=["c"]) == 0
     assert rknn.build(do_quantization=False) == 0
     assert rknn.init_runtime() == 0

@@ -45,7 +45,9 @@ int Accuracy(AccuracyArgs a, const std::vector<std::string>& given) {
   try {
     const auto start = std::chrono::steady_clock::now();
     ConvertArgs args = MergeConfig(a.convert, given, "accuracy");
-    args.quantize = true;
+    // With a dataset: the int8 model. Without: a QDQ model's own int8 (Build quantizes it anyway), or the
+    // float model as converted by default, in float16 -- each against the float32 model.
+    args.quantize = !args.dataset.empty();
     if (args.model.empty()) {
       throw Failure{"no model given (npurt accuracy MODEL.onnx --dataset DATASET.txt --input SAMPLE -o DIR)"};
     }
@@ -75,6 +77,11 @@ int Accuracy(AccuracyArgs a, const std::vector<std::string>& given) {
     Status s = compiler::Build(options, &graph, &quant_model, &build);
     if (!s.ok()) throw Failure{s.message()};
     const std::vector<uint8_t>& float_model = build.float_reference;
+    if (float_model.empty()) {
+      throw Failure{"nothing to compare with float32: give --dataset to analyse the int8 model, or analyse the float "
+                    "model in float16 (the default --float-dtype)"};
+    }
+    const bool half = !build.quantized;  // a float model built in float16
     const double build_s = Seconds(start);
 
     const auto analysis_start = std::chrono::steady_clock::now();
@@ -93,12 +100,29 @@ int Accuracy(AccuracyArgs a, const std::vector<std::string>& given) {
               compiler::FormatAccuracyHtml(report, "npurt accuracy: " + args.model, a.worst));
 
     const compiler::QuantizeReport& q = build.quant;
-    std::printf("Accuracy of %s, int8 (%s, %s; calibrated on %zu samples) against float32, on %zu sample%s%s\n",
-                args.model.c_str(), options.quantized_algorithm.c_str(), options.quantized_method.c_str(),
-                build.calibration_samples, report.samples, report.samples == 1 ? "" : "s",
-                report.samples > 1 ? " (metrics averaged)" : "");
-    std::printf("  %zu layer%s compared; %d ops int8, %d float, %d Quantize/Dequantize\n", report.layers.size(),
-                report.layers.size() == 1 ? "" : "s", q.int8_nodes, q.float_nodes, q.boundary_nodes);
+    char what[256];
+    if (half) {
+      std::snprintf(what, sizeof(what), "float16 (weights, inputs and every op's output in fp16)");
+    } else if (build.model_params) {
+      std::snprintf(what, sizeof(what), "int8 (the model's own QuantizeLinear / DequantizeLinear parameters)");
+    } else {
+      std::snprintf(what, sizeof(what), "int8 (%s, %s; calibrated on %zu samples)", options.quantized_algorithm.c_str(),
+                    options.quantized_method.c_str(), build.calibration_samples);
+    }
+    std::printf("Accuracy of %s, %s against float32, on %zu sample%s%s\n", args.model.c_str(), what, report.samples,
+                report.samples == 1 ? "" : "s", report.samples > 1 ? " (metrics averaged)" : "");
+    if (half) {
+      std::printf("  %zu layer%s compared\n", report.layers.size(), report.layers.size() == 1 ? "" : "s");
+    } else {
+      std::printf("  %zu layer%s compared; %d ops int8, %d float, %d Quantize/Dequantize\n", report.layers.size(),
+                  report.layers.size() == 1 ? "" : "s", q.int8_nodes, q.float_nodes, q.boundary_nodes);
+    }
+    const std::string departures = compiler::DescribeFirstDepartures(report, compiler::kFp16CosineThreshold);
+    for (size_t start = 0; start < departures.size();) {
+      const size_t end = departures.find('\n', start);
+      std::printf("  %s", departures.substr(start, end + 1 - start).c_str());
+      start = end + 1;
+    }
     for (const compiler::OutputAccuracy& o : report.outputs) {
       std::printf("  output '%s': cosine %.6f, euclidean %.5g, SQNR %.2f dB\n", o.name.c_str(), o.metrics.cosine,
                   o.metrics.euclidean, o.metrics.sqnr_db);
@@ -127,8 +151,8 @@ int Accuracy(AccuracyArgs a, const std::vector<std::string>& given) {
 void AddAccuracyCommand(CLI::App& app, int* exit_code) {
   static AccuracyArgs args;
   CLI::App* cmd = app.add_subcommand(
-      "accuracy", "Compare the int8 model with the float model layer by layer on sample inputs (rknn-toolkit2's "
-                  "accuracy_analysis)");
+      "accuracy", "Compare the int8 model (with --dataset, or a QDQ model's) or the float16 model with the float32 "
+                  "model layer by layer on sample inputs (rknn-toolkit2's accuracy_analysis)");
   cmd->add_option("model", args.convert.model, "ONNX model file (.onnx)");
   cmd->add_option("--input", args.samples,
                   "A sample to analyse: one image (jpg/png/bmp) or .npy path per model input, separated by spaces, "

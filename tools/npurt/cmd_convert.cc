@@ -58,8 +58,7 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
 
     std::printf("Converted %s -> %s (%s, %s)\n", args.model.c_str(), args.output.c_str(),
                 m->target_platform().c_str(),
-                report.quantized ? (m->float_dtype() == DataType::kFloat16 ? "int8, float layers in float16" : "int8")
-                                 : (m->float_dtype() == DataType::kFloat16 ? "float16" : "float32"));
+                report.quantized ? "int8" : (m->float_dtype() == DataType::kFloat16 ? "float16" : "float32"));
     std::printf("  inputs:  %s\n", DescribeIo(m->tensors(), m->inputs()).c_str());
     std::printf("  outputs: %s\n", DescribeIo(m->tensors(), m->outputs()).c_str());
     for (size_t k = 0; k < m->shape_sets().size(); ++k) {
@@ -70,6 +69,10 @@ int Convert(ConvertArgs args, const std::vector<std::string>& given) {
     }
     std::printf("  %zu operators, weights %.1f KiB, arena %.1f KiB, file %.1f KiB\n", m->ops().size(),
                 m->weights_size() / 1024.0, m->arena_size() / 1024.0, bytes.size() / 1024.0);
+    for (const std::string& c : report.half_overflow_constants) {
+      std::printf("  warning: float16: constant %s beyond fp16's range (|x| > 65504), stored as +-inf; "
+                  "--float-dtype float32 keeps it\n", c.c_str());
+    }
     if (report.quantized) {
       const compiler::QuantizeReport& q = report.quant;
       const double macs = static_cast<double>(q.int8_macs + q.int16_macs + q.float_macs);

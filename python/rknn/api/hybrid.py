@@ -58,6 +58,8 @@ def settings_yaml(args):
         settings["input_shapes"] = {s.rsplit(":", 1)[0]: s.rsplit(":", 1)[1] for s in args.input_shapes}
     if args.custom_string:
         settings["custom_string"] = args.custom_string
+    if args.float_dtype:
+        settings["float_dtype"] = args.float_dtype
     if args.batch_size > 0:
         settings["rknn_batch_size"] = args.batch_size
     for key in ("quantized_algorithm", "quantized_method"):

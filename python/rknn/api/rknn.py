@@ -62,7 +62,8 @@ class RKNN(session.CoreMasks):
                enable_flash_attention=False, float_dtype="float16", optimization_level=3,
                auto_hybrid_cos_thresh=0.98, auto_hybrid_euc_thresh=None, **kwargs):
         """Conversion settings; npurt implements the mean/std normalization, quantized dtype, algorithm
-        and method, target platform, custom string, dynamic input and the auto-hybrid threshold; the
+        and method, target platform, custom string, dynamic input, float dtype (float16, the default as on
+        the board, or float32) and the auto-hybrid threshold; the
         others are accepted and warn once that they change nothing on npurt."""
         # Everything is checked before anything changes: a failed config leaves the previous settings.
         args = self._args
@@ -85,6 +86,8 @@ class RKNN(session.CoreMasks):
                        for shape_set in dynamic_input]
         if optimization_level not in (0, 1, 2, 3):
             raise _npurt.Error("optimization_level %r: expected 0, 1, 2 or 3" % (optimization_level,))
+        if float_dtype not in ("float16", "float32"):
+            raise _npurt.Error("float_dtype %r: expected 'float16' or 'float32'" % (float_dtype,))
         cos_thresh = float(auto_hybrid_cos_thresh)
         flags = quant_img_RGB2BGR if isinstance(quant_img_RGB2BGR, (list, tuple)) else [quant_img_RGB2BGR]
 
@@ -100,6 +103,7 @@ class RKNN(session.CoreMasks):
             args.custom_string = str(custom_string)
         if dynamic is not None:
             args.dynamic_input = dynamic
+        args.float_dtype = float_dtype
         self._auto_hybrid_cos = cos_thresh
         self._quant_img_rgb2bgr = [bool(flag) for flag in flags] if any(flags) else []
         ignored = {"quantized_hybrid_level": (quantized_hybrid_level, 0), "quantize_weight": (quantize_weight, False),
@@ -107,7 +111,7 @@ class RKNN(session.CoreMasks):
                    "inputs_yuv_fmt": (inputs_yuv_fmt, None), "single_core_mode": (single_core_mode, False),
                    "model_pruning": (model_pruning, False), "op_target": (op_target, None),
                    "remove_reshape": (remove_reshape, False), "sparse_infer": (sparse_infer, False),
-                   "enable_flash_attention": (enable_flash_attention, False), "float_dtype": (float_dtype, "float16"),
+                   "enable_flash_attention": (enable_flash_attention, False),
                    "auto_hybrid_euc_thresh": (auto_hybrid_euc_thresh, None)}
         for name, (value, default) in sorted(ignored.items()):
             if value != default:
@@ -167,7 +171,8 @@ class RKNN(session.CoreMasks):
         """Converts with self._args: the model file (and, quantized, its float reference)."""
         result = _npurt.build(self._args)
         self._model = result["model"]
-        self._float_model = result["float_model"] if result["quantized"] else None
+        # The float32 reference: of an int8 model, or of a float model built in float16.
+        self._float_model = result["float_model"] if result["float_model"] else None
         self._build_report = result
         if result["quantized"]:
             self._log.i("build: int8, calibrated on %d samples: %d ops int8, %d float" % (
@@ -320,10 +325,12 @@ class RKNN(session.CoreMasks):
 
     @_api("accuracy_analysis")
     def accuracy_analysis(self, inputs, output_dir="./snapshot", target=None, device_id=None):
-        """Layer-by-layer comparison of the int8 model with its float model on one sample (`inputs`: one
-        image or .npy path per model input): output_dir/error_analysis.txt (.csv, .html)."""
+        """Layer-by-layer comparison of the int8 (or float16) model with its float32 model on one sample
+        (`inputs`: one image or .npy path per model input): output_dir/error_analysis.txt (.csv, .html).
+        The log names the first layer that overflowed fp16 or fell below cosine 0.999."""
         if self._float_model is None:
-            raise _npurt.Error("accuracy_analysis needs a model built in this object with do_quantization=True")
+            raise _npurt.Error("accuracy_analysis needs a model built in this object, with do_quantization=True "
+                               "or in float16 (config(float_dtype='float16'), the default)")
         if target is not None:
             self._log.w_once("accuracy_analysis", "target '%s': npurt has no board; the simulator column only" % target)
         if isinstance(inputs, str):
@@ -336,6 +343,8 @@ class RKNN(session.CoreMasks):
                                          swap, output_dir, "accuracy_analysis: " + self._args.model)
         for o in report["outputs"]:
             self._log.i("accuracy_analysis: output '%s' cos %.6f euc %.5g" % (o["name"], o["cos"], o["euc"]))
+        for line in report["first_departures"].splitlines():
+            self._log.w("accuracy_analysis", line)
         return 0
 
     @_api("get_sdk_version")
