@@ -3,11 +3,14 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
+#include <string>
 
 #include "compiler/emit/target_platform.h"
 #include "format/model_file.h"
 #include "format/model_generated.h"
+#include "runtime/core/types.h"
 #include "runtime/ops/op.h"
 #include "runtime/planner/greedy_memory_planner.h"
 
@@ -25,11 +28,30 @@ DataType ReportedType(DataType internal) {
   return internal == DataType::kFloat32 ? DataType::kFloat16 : internal;
 }
 
+// A float32 constant as fp16 bytes when every value is an fp16 value (an fp16 model's rounded constants; a
+// Resize's exact scales are not), else false.
+bool HalfBytes(const IrTensor& t, std::vector<uint8_t>* out) {
+  if (t.dtype != DataType::kFloat32 || t.data.size() % sizeof(float) != 0) return false;
+  const size_t n = t.data.size() / sizeof(float);
+  std::vector<uint16_t> half(n);
+  for (size_t i = 0; i < n; ++i) {
+    float v;
+    std::memcpy(&v, t.data.data() + i * sizeof(float), sizeof(float));
+    half[i] = FloatToHalf(v);
+    const float back = HalfToFloat(half[i]);
+    if (std::memcmp(&back, &v, sizeof(float)) != 0) return false;  // NaN payloads and -0 included
+  }
+  out->resize(n * sizeof(uint16_t));
+  std::memcpy(out->data(), half.data(), out->size());
+  return true;
+}
+
 struct EmitTensor {
   int ir = -1;
   Storage storage = Storage::kArena;
   uint64_t offset = 0;
-  uint64_t size = 0;
+  uint64_t size = 0;  // as stored
+  bool half = false;  // stored as fp16 (fb::Tensor::stored_as)
   int first_use = -1;
   int last_use = -1;
 };
@@ -59,19 +81,19 @@ flatbuffers::Offset<fb::Attribute> EmitAttribute(flatbuffers::FlatBufferBuilder&
 // is stored once.
 class WeightSection {
  public:
-  uint64_t Add(const IrTensor& t) {
-    auto range = by_name_.equal_range(t.name);
+  uint64_t Add(const std::string& name, const std::vector<uint8_t>& data) {
+    auto range = by_name_.equal_range(name);
     for (auto it = range.first; it != range.second; ++it) {
       const uint64_t offset = it->second;
-      if (offset + t.data.size() <= bytes_.size() &&
-          std::equal(t.data.begin(), t.data.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offset))) {
+      if (offset + data.size() <= bytes_.size() &&
+          std::equal(data.begin(), data.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offset))) {
         return offset;
       }
     }
     const uint64_t offset = AlignUp(bytes_.size(), kWeightAlignment);
-    bytes_.resize(offset + t.data.size());
-    std::copy(t.data.begin(), t.data.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offset));
-    by_name_.emplace(t.name, offset);
+    bytes_.resize(offset + data.size());
+    std::copy(data.begin(), data.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offset));
+    by_name_.emplace(name, offset);
     return offset;
   }
   std::vector<uint8_t>& Finish() {
@@ -93,7 +115,8 @@ struct GraphTables {
 };
 
 Status EmitGraph(const Graph& graph_in, const TargetPlatform* platform, flatbuffers::FlatBufferBuilder& b,
-                 WeightSection* weights, GraphTables* tables) {  Graph graph = graph_in;
+                 bool half_weights, WeightSection* weights, GraphTables* tables) {
+  Graph graph = graph_in;
   if (graph.inputs().empty() || graph.outputs().empty()) return NPURT_ERROR(kModelInvalid, "graph has no inputs or no outputs");
   // An output that is an input or a constant needs a node that writes it.
   std::vector<int> outputs = graph.outputs();
@@ -159,7 +182,10 @@ Status EmitGraph(const Graph& graph_in, const TargetPlatform* platform, flatbuff
                            t.data.size(), static_cast<unsigned long long>(et[i].size));
       }
       et[i].storage = Storage::kConstant;
-      et[i].offset = weights->Add(t);
+      std::vector<uint8_t> half;
+      et[i].half = half_weights && HalfBytes(t, &half);
+      if (et[i].half) et[i].size = half.size();
+      et[i].offset = weights->Add(t.name, et[i].half ? half : t.data);
     } else if (et[i].storage == Storage::kArena && et[i].first_use < 0) {
       return NPURT_ERROR(kModelInvalid, "tensor '%s' is read but never written", t.name.c_str());
     }
@@ -226,6 +252,7 @@ Status EmitGraph(const Graph& graph_in, const TargetPlatform* platform, flatbuff
     tb.add_offset(et[i].offset);
     tb.add_size(et[i].size);
     if (!t.quant.scale.empty()) tb.add_quant(quant);
+    tb.add_stored_as(et[i].half ? fb::DataType::FLOAT16 : fb::DataType::FLOAT32);
     fb_tensors.push_back(tb.Finish());
   }
   std::vector<flatbuffers::Offset<fb::Op>> fb_ops;
@@ -287,11 +314,12 @@ Status EmitGraphs(const std::vector<const Graph*>& graphs, size_t root, const Em
   b.ForceDefaults(true);  // every field present: tools and tests can patch a model in place
   WeightSection weights;
   GraphTables main;
-  NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[root], platform, b, &weights, &main));
+  const bool half_weights = options.float_dtype == DataType::kFloat16;
+  NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[root], platform, b, half_weights, &weights, &main));
   std::vector<flatbuffers::Offset<fb::ShapeSet>> sets;
   for (size_t k = 0; graphs.size() > 1 && k < graphs.size(); ++k) {
     GraphTables t;
-    NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[k], platform, b, &weights, &t));
+    NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[k], platform, b, half_weights, &weights, &t));
     sets.push_back(fb::CreateShapeSet(b, t.tensors, t.ops, t.inputs, t.outputs, t.plan));
   }
   std::vector<uint8_t>& bytes = weights.Finish();

@@ -10,8 +10,11 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <new>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "format/model_file.h"
 #include "format/model_generated.h"
@@ -141,6 +144,7 @@ Status DecodeIo(const fb::IoTensor* io, IoDesc* out) {
 }  // namespace
 
 Model::~Model() {
+  std::free(widened_weights_);
   if (bytes_ == nullptr) return;
   if (mapped_) {
     ::munmap(bytes_, file_size_);
@@ -170,6 +174,7 @@ Status Model::Load(const void* data, size_t size, std::shared_ptr<const Model>* 
   model->weights_size_ = view.weights_size;
   model->format_version_ = view.format_version;
   NPURT_RETURN_IF_ERROR(model->Decode(view.model));
+  NPURT_RETURN_IF_ERROR(model->WidenHalfConstants());
   NPURT_RETURN_IF_ERROR(model->Verify());
   *out = std::move(model);
   return Status::Ok();
@@ -196,6 +201,16 @@ Status DecodeGraph(const Table* m, ModelGraph* g) {
       d.storage = static_cast<Storage>(st);
       d.offset = t->offset();
       d.size = t->size();
+      const int stored = static_cast<int>(t->stored_as());
+      if (stored != static_cast<int>(DataType::kFloat32)) {
+        if (stored != static_cast<int>(DataType::kFloat16) || d.storage != Storage::kConstant ||
+            d.dtype != DataType::kFloat32) {
+          return NPURT_ERROR(kModelInvalid, "tensor '%s' (%s, storage %d) claims to be stored as type %d; only "
+                             "float32 constants may be stored as fp16", d.name.c_str(), DataTypeName(d.dtype), st,
+                             stored);
+        }
+        d.stored_half = true;
+      }
       if (const fb::QuantParams* q = t->quant()) {
         if (q->scale()) d.quant.scale.assign(q->scale()->begin(), q->scale()->end());
         if (q->zero_point()) d.quant.zero_point.assign(q->zero_point()->begin(), q->zero_point()->end());
@@ -281,6 +296,72 @@ uint64_t Model::max_io_bytes(bool is_input, size_t index) const {
   uint64_t size = graph_.io_bytes(is_input, index);
   for (const ModelGraph& g : shape_sets_) size = std::max(size, g.io_bytes(is_input, index));
   return size;
+}
+
+Status Model::WidenHalfConstants() {
+  std::vector<TensorDesc*> constants;
+  bool any_half = false;
+  std::vector<ModelGraph*> graphs = {&graph_};
+  for (ModelGraph& set : shape_sets_) graphs.push_back(&set);
+  for (ModelGraph* g : graphs) {
+    for (TensorDesc& t : g->tensors) {
+      if (t.storage != Storage::kConstant) continue;
+      constants.push_back(&t);
+      any_half |= t.stored_half;
+    }
+  }
+  if (!any_half) return Status::Ok();
+  // Every constant moves into one new section (shape sets share constants: one copy per stored range).
+  using Range = std::tuple<uint64_t, uint64_t, bool>;  // (offset, stored size, fp16)
+  std::map<Range, uint64_t> placed;                    // -> its offset in the new section
+  uint64_t total = 0;
+  for (TensorDesc* t : constants) {
+    const int64_t n = NumElements(t->shape);
+    if (t->stored_half && (n < 0 || n > (int64_t{1} << 40) || t->size != static_cast<uint64_t>(n) * 2)) {
+      return NPURT_ERROR(kModelInvalid, "constant '%s' stored as fp16 records %llu bytes, its shape %s needs %lld",
+                         t->name.c_str(), static_cast<unsigned long long>(t->size), ShapeToString(t->shape).c_str(),
+                         static_cast<long long>(n < 0 ? -1 : n * 2));
+    }
+    if (t->offset > weights_size_ || t->size > weights_size_ - t->offset || t->offset % 8 != 0) {
+      return NPURT_ERROR(kModelInvalid, "constant '%s' [%llu, +%llu) is misaligned or outside the weights",
+                         t->name.c_str(), static_cast<unsigned long long>(t->offset),
+                         static_cast<unsigned long long>(t->size));
+    }
+    const uint64_t bytes = t->stored_half ? t->size * 2 : t->size;
+    if (placed.emplace(Range(t->offset, t->size, t->stored_half), total).second) {
+      total += (bytes + kWeightAlignment - 1) / kWeightAlignment * kWeightAlignment;
+    }
+  }
+  widened_weights_ = static_cast<uint8_t*>(std::aligned_alloc(kWeightAlignment, std::max<uint64_t>(total, 64)));
+  if (widened_weights_ == nullptr) {
+    return NPURT_ERROR(kMallocFail, "cannot allocate %llu bytes for the widened fp16 weights",
+                       static_cast<unsigned long long>(total));
+  }
+  std::memset(widened_weights_, 0, std::max<uint64_t>(total, 64));
+  std::set<Range> written;
+  for (TensorDesc* t : constants) {
+    const Range key(t->offset, t->size, t->stored_half);
+    const uint64_t to = placed[key];
+    if (written.insert(key).second) {
+      if (t->stored_half) {
+        const uint8_t* from = weights_ + t->offset;
+        float* out = reinterpret_cast<float*>(widened_weights_ + to);
+        for (uint64_t i = 0; i < t->size / 2; ++i) {
+          uint16_t h;
+          std::memcpy(&h, from + 2 * i, sizeof(h));
+          out[i] = HalfToFloat(h);
+        }
+      } else {
+        std::memcpy(widened_weights_ + to, weights_ + t->offset, t->size);
+      }
+    }
+    t->offset = to;
+    if (t->stored_half) t->size *= 2;
+    t->stored_half = false;
+  }
+  weights_ = widened_weights_;
+  weights_size_ = total;
+  return Status::Ok();
 }
 
 Status Model::Verify() const {

@@ -28,6 +28,9 @@ struct TensorDesc {
   uint64_t offset = 0;  // bytes into the weights/arena, or the I/O buffer number
   uint64_t size = 0;    // bytes
   QuantInfo quant;
+  // Loading only: the file stores this float32 constant as fp16 (fb::Tensor::stored_as); Model::Load
+  // widens it, after which every TensorDesc is float32 in memory and this is false.
+  bool stored_half = false;
 };
 
 struct OpDesc {
@@ -105,6 +108,8 @@ class Model {
   Model() = default;
   Status Decode(const void* fb_model);
   Status Verify() const;
+  // Widens the constants stored as fp16 into an owned float32 weight section (weights_ then points there).
+  Status WidenHalfConstants();
   Status VerifyGraph(const ModelGraph& g) const;
 
   // Backing bytes: either an mmap of the file or an owned aligned copy.
@@ -113,6 +118,7 @@ class Model {
   bool mapped_ = false;
 
   const uint8_t* weights_ = nullptr;
+  uint8_t* widened_weights_ = nullptr;  // owned (aligned_alloc) when the file stores fp16 constants
   uint64_t weights_size_ = 0;
   uint32_t format_version_ = 0;
   DataType float_dtype_ = DataType::kFloat32;

@@ -93,6 +93,42 @@ TEST(Float16, TheModelRecordsItsFloatTypeAndStoresFp16Constants) {
   }
 }
 
+OnnxBuilder MatMulModel(const Floats& w, int64_t k, int64_t n) {
+  OnnxBuilder b(13);
+  b.Input("x", {1, k});
+  b.FloatInitializer("w", {k, n}, w);
+  b.Node("MatMul", {"x", "w"}, {"y"}, "mm");
+  b.Output("y");
+  return b;
+}
+
+TEST(Float16, TheFileStoresFp16WeightsAtHalfTheSizeAndTheRuntimeWidensThem) {
+  const int64_t k = 256, n = 64;
+  Floats w(static_cast<size_t>(k * n)), x(static_cast<size_t>(k));
+  for (size_t i = 0; i < w.size(); ++i) w[i] = std::sin(0.37f * static_cast<float>(i));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::cos(0.11f * static_cast<float>(i));
+  std::vector<uint8_t> half_model, float_model;
+  ASSERT_TRUE(onnx_test::Convert(MatMulModel(w, k, n), WithFloat(DataType::kFloat16), &half_model).ok());
+  ASSERT_TRUE(onnx_test::Convert(MatMulModel(w, k, n), WithFloat(DataType::kFloat32), &float_model).ok());
+  // 64 KiB of float32 weights become 32 KiB.
+  EXPECT_LT(half_model.size() + 30000, float_model.size());
+  std::shared_ptr<const Model> m;
+  ASSERT_TRUE(Model::Load(half_model.data(), half_model.size(), &m).ok());
+  EXPECT_GE(m->weights_size(), static_cast<uint64_t>(k * n) * 4);  // float32 in memory
+  // The same numbers as a float32 model fed the fp16 values, its output rounded: fp32 arithmetic inside.
+  Floats w16 = w, x16 = x;
+  for (float& v : w16) v = Half(v);
+  for (float& v : x16) v = Half(v);
+  std::vector<uint8_t> rounded_model;
+  ASSERT_TRUE(onnx_test::Convert(MatMulModel(w16, k, n), WithFloat(DataType::kFloat32), &rounded_model).ok());
+  const std::vector<Floats> got = onnx_test::RunModel(half_model, {x});
+  const std::vector<Floats> ref = onnx_test::RunModel(rounded_model, {x16});
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(ref.size(), 1u);
+  ASSERT_EQ(got[0].size(), static_cast<size_t>(n));
+  for (size_t i = 0; i < got[0].size(); ++i) EXPECT_EQ(got[0][i], Half(ref[0][i])) << i;
+}
+
 TEST(Float16, ResizeScalesStayExactSoTheRecordedShapeHolds) {
   // 1.7 is no fp16 value; the shape 4 -> 6 the compiler recorded must not move (PrepareNodes checks it).
   OnnxBuilder b(13);

@@ -3,6 +3,7 @@
 // with kModelInvalid, before anything runs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <functional>
 
@@ -60,6 +61,55 @@ TEST(ModelLoader, RejectsArenaTensorOutsideArena) {
 
 TEST(ModelLoader, RejectsSizeThatDisagreesWithShape) {
   ExpectInvalid(Mutated([](fb::Model* m) { TensorNamed(m, "conv.weight")->mutate_size(8); }), "needs");
+}
+
+TEST(ModelLoader, RejectsAFloatTypeOtherThanFp32OrFp16) {
+  ExpectInvalid(Mutated([](fb::Model* m) { m->mutate_float_dtype(fb::DataType::INT8); }), "model float type is INT8");
+}
+
+TEST(ModelLoader, RejectsFp16StorageOfAnythingButAFloat32Constant) {
+  ExpectInvalid(Mutated([](fb::Model* m) { TensorNamed(m, "conv:out")->mutate_stored_as(fb::DataType::FLOAT16); }),
+                "only float32 constants may be stored as fp16");
+  ExpectInvalid(Mutated([](fb::Model* m) { TensorNamed(m, "conv.weight")->mutate_stored_as(fb::DataType::INT8); }),
+                "only float32 constants may be stored as fp16");
+  // The fixture's float32 bytes are twice what fp16 storage of that shape needs.
+  ExpectInvalid(Mutated([](fb::Model* m) { TensorNamed(m, "conv.weight")->mutate_stored_as(fb::DataType::FLOAT16); }),
+                "stored as fp16 records");
+}
+
+TEST(ModelLoader, WidensFp16ConstantsIntoFloat32) {
+  // conv.weight stored as fp16 over the first half of its own bytes: loads, and reads as those fp16 values.
+  std::vector<uint8_t> file = Mutated([](fb::Model* m) {
+    fb::Tensor* w = TensorNamed(m, "conv.weight");
+    w->mutate_stored_as(fb::DataType::FLOAT16);
+    w->mutate_size(w->size() / 2);
+  });
+  std::shared_ptr<const Model> model;
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &model).ok());
+  for (const TensorDesc& t : model->tensors()) {
+    if (t.name != "conv.weight") continue;
+    EXPECT_EQ(t.dtype, DataType::kFloat32);
+    EXPECT_FALSE(t.stored_half);
+    ASSERT_EQ(t.size, static_cast<uint64_t>(NumElements(t.shape)) * 4);
+    const std::vector<uint8_t> original = testing::EmitOrDie(testing::ConvReluPoolGraph());
+    std::shared_ptr<const Model> plain;
+    ASSERT_TRUE(Model::Load(original.data(), original.size(), &plain).ok());
+    const TensorDesc* p = nullptr;
+    for (const TensorDesc& q : plain->tensors()) p = q.name == t.name ? &q : p;
+    ASSERT_NE(p, nullptr);
+    const uint8_t* half_bytes = plain->weights() + p->offset;  // what the mutated file's fp16 view reads
+    const float* widened = reinterpret_cast<const float*>(model->weights() + t.offset);
+    for (int64_t i = 0; i < NumElements(t.shape); ++i) {
+      uint16_t h;
+      std::memcpy(&h, half_bytes + 2 * i, 2);
+      const float want = HalfToFloat(h);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(widened[i]));
+      } else {
+        EXPECT_EQ(widened[i], want) << i;
+      }
+    }
+  }
 }
 
 TEST(ModelLoader, RejectsNegativeDims) {
