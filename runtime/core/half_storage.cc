@@ -5,6 +5,9 @@
 #if NPURT_HAVE_X86_KERNELS
 #include "runtime/kernels/x86/half_round_f16c.h"
 #endif
+#if NPURT_HAVE_ARM_KERNELS
+#include "runtime/kernels/arm/half_round_neon.h"
+#endif
 
 namespace npurt {
 
@@ -12,6 +15,9 @@ RoundToHalfFn ChooseRoundToHalf() {
 #if NPURT_HAVE_X86_KERNELS
   // Every CPU of the avx2 target has F16C (DetectedCpuTarget checks it).
   if (ActiveCpuTarget() >= CpuTarget::kAvx2) return round_to_half__f16c;
+#endif
+#if NPURT_HAVE_ARM_KERNELS
+  if (ActiveCpuTarget() >= CpuTarget::kPortable) return round_to_half__neon;
 #endif
   return round_to_half__ref;
 }

@@ -1,7 +1,7 @@
 // fp16 storage of a float model's values, as the NPU keeps them (Model::float_dtype == kFloat16): every
 // float op's output, float model input and float constant is a float16 value held in float32, each op
-// computing in float32 inside. The rounding kernel for this CPU (F16C on x86-64, else the reference; the
-// same bits either way, runtime/kernels/ref/half_round.h).
+// computing in float32 inside. The rounding kernel for this CPU: F16C on x86-64, NEON on AArch64, else the
+// reference (runtime/kernels/ref/half_round.h), whose bits each gives.
 #pragma once
 
 #include <cstdint>

@@ -11,6 +11,9 @@
 #if NPURT_HAVE_X86_KERNELS
 #include "runtime/kernels/x86/half_round_f16c.h"
 #endif
+#if NPURT_HAVE_ARM_KERNELS
+#include "runtime/kernels/arm/half_round_neon.h"
+#endif
 
 namespace npurt {
 namespace {
@@ -42,11 +45,9 @@ TEST(HalfRound, NearestEvenOverflowAndSubnormals) {
   EXPECT_TRUE(std::signbit(Round(-1e-10f)));                                          // -0 keeps its sign
 }
 
-#if NPURT_HAVE_X86_KERNELS
-TEST(HalfRound, F16cMatchesTheReferenceBitForBit) {
-  if (!__builtin_cpu_supports("f16c")) GTEST_SKIP() << "no F16C";
-  // Every 4099th bit pattern (all exponents, both signs) plus, around each float16 rounding boundary of a
-  // few exponents, the patterns just below, at and above the tie. Lengths not a multiple of 8: the tail too.
+// Every 4099th bit pattern (all exponents, both signs) plus, around each float16 rounding boundary of a
+// few exponents, the patterns just below, at and above the tie. Lengths not a multiple of 8: the tail too.
+std::vector<float> SweepInputs() {
   std::vector<float> x;
   for (uint64_t bits = 0; bits <= 0xffffffffull; bits += 4099) {
     float v;
@@ -68,20 +69,36 @@ TEST(HalfRound, F16cMatchesTheReferenceBitForBit) {
   x.push_back(std::numeric_limits<float>::infinity());
   x.push_back(std::nanf(""));
   x.push_back(65520.0f);
+  return x;
+}
+
+// `kernel` gives round_to_half__ref's bits (NaN: a NaN) and overflow count on the sweep.
+void ExpectReferenceBits(int64_t (*kernel)(float*, int64_t), const char* name) {
+  const std::vector<float> x = SweepInputs();
   std::vector<float> ref = x, opt = x;
   const int64_t ref_over = round_to_half__ref(ref.data(), static_cast<int64_t>(ref.size()));
-  const int64_t opt_over = round_to_half__f16c(opt.data(), static_cast<int64_t>(opt.size()));
+  const int64_t opt_over = kernel(opt.data(), static_cast<int64_t>(opt.size()));
   EXPECT_EQ(ref_over, opt_over);
   EXPECT_GT(ref_over, 0);
   int64_t bad = 0;
   for (size_t i = 0; i < x.size(); ++i) {
     if (std::isnan(ref[i]) && std::isnan(opt[i])) continue;
     if (std::memcmp(&ref[i], &opt[i], 4) != 0 && bad++ < 5) {
-      ADD_FAILURE() << "input " << x[i] << ": ref " << ref[i] << ", f16c " << opt[i];
+      ADD_FAILURE() << "input " << x[i] << ": ref " << ref[i] << ", " << name << " " << opt[i];
     }
   }
   EXPECT_EQ(bad, 0);
 }
+
+#if NPURT_HAVE_X86_KERNELS
+TEST(HalfRound, F16cMatchesTheReferenceBitForBit) {
+  if (!__builtin_cpu_supports("f16c")) GTEST_SKIP() << "no F16C";
+  ExpectReferenceBits(round_to_half__f16c, "f16c");
+}
+#endif
+
+#if NPURT_HAVE_ARM_KERNELS
+TEST(HalfRound, NeonMatchesTheReferenceBitForBit) { ExpectReferenceBits(round_to_half__neon, "neon"); }
 #endif
 
 }  // namespace
