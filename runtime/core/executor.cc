@@ -1,8 +1,47 @@
 #include "runtime/core/executor.h"
 
+#include <algorithm>
+#include <atomic>
+
+#include "runtime/core/half_storage.h"
 #include "runtime/core/log.h"
+#include "runtime/core/thread_pool.h"
 
 namespace npurt {
+namespace {
+
+struct RoundSlices {
+  RoundToHalfFn round;
+  float* data;
+  std::atomic<int64_t> overflowed{0};
+};
+
+constexpr int64_t kRoundBlock = 1 << 14;  // values per slice unit: 64 KiB of float32
+
+void RoundSlice(void* arg, int64_t begin, int64_t end, int64_t total) {
+  RoundSlices* r = static_cast<RoundSlices*>(arg);
+  const int64_t from = begin * kRoundBlock, to = std::min(end * kRoundBlock, total);
+  if (from < to) r->overflowed += r->round(r->data + from, to - from);
+}
+
+// An output's fp16 rounding, over the node's threads when it is large: the rounding is a pass over memory,
+// which one thread cannot keep up with next to ops that use every thread.
+int64_t RoundOutput(const OpNode& node, Tensor* t) {
+  const int64_t n = t->num_elements();
+  const int64_t blocks = (n + kRoundBlock - 1) / kRoundBlock;
+  if (node.threads <= 1 || blocks < 4) return node.round_to_half(t->as<float>(), n);
+  struct Arg {
+    RoundSlices slices;
+    int64_t total;
+  } arg{{node.round_to_half, t->as<float>()}, n};
+  ThreadPool::Shared().ParallelFor(blocks, node.threads, [](void* a, int64_t begin, int64_t end) {
+    Arg* x = static_cast<Arg*>(a);
+    RoundSlice(&x->slices, begin, end, x->total);
+  }, &arg);
+  return arg.slices.overflowed.load();
+}
+
+}  // namespace
 
 Status PrepareNodes(std::vector<OpNode>* nodes) {
   for (OpNode& node : *nodes) {
@@ -48,7 +87,7 @@ Status RunNodes(std::vector<OpNode>* nodes, Profiler* profiler, int64_t deadline
     if (s.ok() && node.round_to_half != nullptr) {
       int64_t overflowed = 0;
       for (Tensor* t : node.outputs) {
-        if (t->dtype == DataType::kFloat32) overflowed += node.round_to_half(t->as<float>(), t->num_elements());
+        if (t->dtype == DataType::kFloat32) overflowed += RoundOutput(node, t);
       }
       if (overflowed != 0 && overflows != nullptr) {
         if (overflows->first_op < 0) {
