@@ -31,7 +31,7 @@ DataType ReportedType(DataType internal) {
 // A float32 constant as fp16 bytes when every value is an fp16 value (an fp16 model's rounded constants; a
 // Resize's exact scales are not), else false.
 bool HalfBytes(const IrTensor& t, std::vector<uint8_t>* out) {
-  if (t.dtype != DataType::kFloat32 || t.data.size() % sizeof(float) != 0) return false;
+  if (t.dtype != DataType::kFloat32 || t.data.empty() || t.data.size() % sizeof(float) != 0) return false;
   const size_t n = t.data.size() / sizeof(float);
   std::vector<uint16_t> half(n);
   for (size_t i = 0; i < n; ++i) {

@@ -24,7 +24,7 @@ int RoundFloatConstantsToHalf(Graph* graph, std::vector<std::string>* overflowed
   int rounded = 0;
   for (size_t i = 0; i < graph->tensors().size(); ++i) {
     IrTensor& t = graph->tensors()[i];
-    if (!t.is_constant || t.dtype != DataType::kFloat32 || !data[i] || parameter[i]) continue;
+    if (!t.is_constant || t.dtype != DataType::kFloat32 || t.data.empty() || !data[i] || parameter[i]) continue;
     std::vector<float> values(t.data.size() / sizeof(float));
     std::memcpy(values.data(), t.data.data(), values.size() * sizeof(float));
     const int64_t beyond = round_to_half__ref(values.data(), static_cast<int64_t>(values.size()));
