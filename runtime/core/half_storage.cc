@@ -13,7 +13,7 @@ namespace npurt {
 
 RoundToHalfFn ChooseRoundToHalf() {
 #if NPURT_HAVE_X86_KERNELS
-  // Every CPU of the avx2 target has F16C (DetectedCpuTarget checks it).
+  // Every CPU of the avx2 target (AVX2 + FMA) has F16C.
   if (ActiveCpuTarget() >= CpuTarget::kAvx2) return round_to_half__f16c;
 #endif
 #if NPURT_HAVE_ARM_KERNELS
