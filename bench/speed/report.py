@@ -384,20 +384,16 @@ def main():
                 md.append('| %s npurt / best peer | %s | %d | %s | ≤ %.2f | %s |' % (
                     prec, TITLES.get(name, name), t, '%.2f' % r if r is not None else '—', target,
                     ('PASS' if r <= target else 'FAIL') if r is not None else 'not measured'))
-    for name in models:
-        for t in (1, 2):
-            q8, w8 = value(name, 'npurt', 'int8', t), value(name, 'npurt', 'w8a8', t)
-            r = q8 / w8 if q8 and w8 else None
-            md.append('| int8 default recipe / plain w8a8 | %s | %d | %s | ≤ %.2f | %s |' % (
-                TITLES.get(name, name), t, '%.2f' % r if r is not None else '—', RECIPE_TARGET,
-                ('PASS' if r <= RECIPE_TARGET else 'FAIL') if r is not None else 'not measured'))
-    for name in models:
-        for t in (1, 2):
-            f32, f16 = value(name, 'npurt', 'fp32', t), value(name, 'npurt', 'fp16', t)
-            r = f16 / f32 if f16 and f32 else None
-            md.append('| npurt fp16 / npurt fp32 | %s | %d | %s | ≤ %.2f | %s |' % (
-                TITLES.get(name, name), t, '%.2f' % r if r is not None else '—', FP16_TARGET,
-                ('PASS' if r <= FP16_TARGET else 'FAIL') if r is not None else 'not measured'))
+    def ratio_rows(check, fast, slow, target):  # npurt's own ratio fast / slow per model and thread count
+        for name in models:
+            for t in (1, 2):
+                a, b = value(name, 'npurt', fast, t), value(name, 'npurt', slow, t)
+                r = a / b if a and b else None
+                md.append('| %s | %s | %d | %s | ≤ %.2f | %s |' % (
+                    check, TITLES.get(name, name), t, '%.2f' % r if r is not None else '—', target,
+                    ('PASS' if r <= target else 'FAIL') if r is not None else 'not measured'))
+    ratio_rows('int8 default recipe / plain w8a8', 'int8', 'w8a8', RECIPE_TARGET)
+    ratio_rows('npurt fp16 / npurt fp32', 'fp16', 'fp32', FP16_TARGET)
     r50_1, r50_2 = value('resnet50', 'npurt', 'int8', 1), value('resnet50', 'npurt', 'int8', 2)
     w8_1, w8_2 = value('resnet50', 'npurt', 'w8a8', 1), value('resnet50', 'npurt', 'w8a8', 2)
     peak, peak_sequence = measured_peak(work)
