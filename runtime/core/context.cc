@@ -183,7 +183,8 @@ Status Context::BindGraph(const ModelGraph& g) {
     const OpDesc& d = g.ops[k];
     OpNode& n = nodes_[k];
     n.threads = threads_;
-    n.round_to_half = d.def->view ? nullptr : round_to_half;  // a view's values are its input's, already fp16
+    // A view's values are its input's; ops that keep fp16 values leave nothing to round.
+    n.round_to_half = d.def->view || d.def->keeps_half_values ? nullptr : round_to_half;
     n.may_pack_constants = !options_.weights_outside;
     n.def = d.def;
     n.name = d.name;

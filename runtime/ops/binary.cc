@@ -406,9 +406,9 @@ extern const OpDef kOpMul = {"Mul", 2, 2, 1, 1, BinaryInfer<BinaryOp::kMul>, Bin
 extern const OpDef kOpDiv = {"Div", 2, 2, 1, 1, BinaryInfer<BinaryOp::kDiv>, BinaryPrepare<BinaryOp::kDiv>,
     BinaryEval<BinaryOp::kDiv>};
 extern const OpDef kOpMax = {"Max", 1, kVariadic, 1, 1, BinaryInfer<BinaryOp::kMax>, BinaryPrepare<BinaryOp::kMax>,
-    BinaryEval<BinaryOp::kMax>};
+    BinaryEval<BinaryOp::kMax>, /*view=*/false, /*keeps_half_values=*/true};
 extern const OpDef kOpMin = {"Min", 1, kVariadic, 1, 1, BinaryInfer<BinaryOp::kMin>, BinaryPrepare<BinaryOp::kMin>,
-    BinaryEval<BinaryOp::kMin>};
+    BinaryEval<BinaryOp::kMin>, /*view=*/false, /*keeps_half_values=*/true};
 extern const OpDef kOpPow = {"Pow", 2, 2, 1, 1, BinaryInfer<BinaryOp::kPow>, BinaryPrepare<BinaryOp::kPow>,
     BinaryEval<BinaryOp::kPow>};
 extern const OpDef kOpPRelu = {"PRelu", 2, 2, 1, 1, BinaryInfer<BinaryOp::kPRelu>, BinaryPrepare<BinaryOp::kPRelu>,

@@ -190,6 +190,6 @@ Status ConcatEval(OpNode* node) {
 }  // namespace
 
 extern const OpDef kOpConcat = {"Concat",      1,         std::numeric_limits<int>::max(), 1, 1, ConcatInfer,
-                                ConcatPrepare, ConcatEval};
+                                ConcatPrepare, ConcatEval, /*view=*/false, /*keeps_half_values=*/true};
 
 }  // namespace npurt

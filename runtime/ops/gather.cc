@@ -161,8 +161,8 @@ Status GatherElementsEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpGather = {"Gather", 2, 2, 1, 1, GatherInfer, GatherPrepare, GatherEval};
+extern const OpDef kOpGather = {"Gather", 2, 2, 1, 1, GatherInfer, GatherPrepare, GatherEval, /*view=*/false, /*keeps_half_values=*/true};
 extern const OpDef kOpGatherElements = {"GatherElements", 2, 2, 1, 1, GatherElementsInfer, GatherElementsPrepare,
-                                        GatherElementsEval};
+                                        GatherElementsEval, /*view=*/false, /*keeps_half_values=*/true};
 
 }  // namespace npurt

@@ -179,6 +179,6 @@ NPURT_LOGIC_OPDEF(Or)
 NPURT_LOGIC_OPDEF(Xor)
 #undef NPURT_LOGIC_OPDEF
 extern const OpDef kOpNot = {"Not", 1, 1, 1, 1, NotInfer, NotPrepare, NotEval};
-extern const OpDef kOpWhere = {"Where", 3, 3, 1, 1, WhereInfer, WherePrepare, WhereEval};
+extern const OpDef kOpWhere = {"Where", 3, 3, 1, 1, WhereInfer, WherePrepare, WhereEval, /*view=*/false, /*keeps_half_values=*/true};
 
 }  // namespace npurt

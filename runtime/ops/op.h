@@ -106,6 +106,9 @@ struct OpDef {
   // Output 0 holds input 0's bytes unchanged (Reshape, Flatten, Squeeze, Unsqueeze, Identity): the
   // compiler may plan both on the same arena bytes, and eval then has nothing to copy.
   bool view = false;
+  // Given fp16 values, every float output value is an fp16 value: a copy, a choice among its inputs'
+  // values (max, min, Where) or |x| / Relu of one. An fp16 model does not round after it (nothing changes).
+  bool keeps_half_values = false;
 };
 
 // Every op listed in ops.def, in that order.

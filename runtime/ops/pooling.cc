@@ -397,12 +397,12 @@ Status GlobalPoolEval(OpNode* node) {
 }  // namespace
 
 extern const OpDef kOpMaxPool = {"MaxPool", 1, 1, 1, 2, PoolInfer<PoolKind::kMax>, PoolPrepare<PoolKind::kMax>,
-                                 PoolEval};
+                                 PoolEval, /*view=*/false, /*keeps_half_values=*/true};
 extern const OpDef kOpAveragePool = {"AveragePool", 1, 1, 1, 1, PoolInfer<PoolKind::kAverage>,
                                      PoolPrepare<PoolKind::kAverage>, PoolEval};
 extern const OpDef kOpGlobalAveragePool = {"GlobalAveragePool", 1, 1, 1, 1, GlobalPoolInfer<PoolKind::kAverage>,
                                            GlobalPoolPrepare<PoolKind::kAverage>, GlobalPoolEval<PoolKind::kAverage>};
 extern const OpDef kOpGlobalMaxPool = {"GlobalMaxPool", 1, 1, 1, 1, GlobalPoolInfer<PoolKind::kMax>,
-                                       GlobalPoolPrepare<PoolKind::kMax>, GlobalPoolEval<PoolKind::kMax>};
+                                       GlobalPoolPrepare<PoolKind::kMax>, GlobalPoolEval<PoolKind::kMax>, /*view=*/false, /*keeps_half_values=*/true};
 
 }  // namespace npurt

@@ -176,7 +176,9 @@ Status ReduceEval(OpNode* node) {
 
 #define NPURT_REDUCE_OPDEF(name)                                                                          \
   extern const OpDef kOpReduce##name = {"Reduce" #name, 1, 2, 1, 1, ReduceInfer<ReduceOp::k##name>,     \
-                                        ReducePrepare<ReduceOp::k##name>, ReduceEval<ReduceOp::k##name>};
+                                        ReducePrepare<ReduceOp::k##name>, ReduceEval<ReduceOp::k##name>,   \
+                                        /*view=*/false,                                                   \
+                                        ReduceOp::k##name == ReduceOp::kMax || ReduceOp::k##name == ReduceOp::kMin};
 NPURT_REDUCE_OPS(NPURT_REDUCE_OPDEF)
 #undef NPURT_REDUCE_OPDEF
 

@@ -152,6 +152,6 @@ Status SliceEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpSlice = {"Slice", 1, 5, 1, 1, SliceInfer, SlicePrepare, SliceEval};
+extern const OpDef kOpSlice = {"Slice", 1, 5, 1, 1, SliceInfer, SlicePrepare, SliceEval, /*view=*/false, /*keeps_half_values=*/true};
 
 }  // namespace npurt

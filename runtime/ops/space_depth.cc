@@ -102,8 +102,8 @@ Status SpaceDepthEval(OpNode* node) {
 }  // namespace
 
 extern const OpDef kOpDepthToSpace = {"DepthToSpace", 1, 1, 1, 1, SpaceDepthInfer<true>, SpaceDepthPrepare<true>,
-                                      SpaceDepthEval};
+                                      SpaceDepthEval, /*view=*/false, /*keeps_half_values=*/true};
 extern const OpDef kOpSpaceToDepth = {"SpaceToDepth", 1, 1, 1, 1, SpaceDepthInfer<false>, SpaceDepthPrepare<false>,
-                                      SpaceDepthEval};
+                                      SpaceDepthEval, /*view=*/false, /*keeps_half_values=*/true};
 
 }  // namespace npurt

@@ -130,6 +130,6 @@ Status SplitEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpSplit = {"Split", 1, 2, 1, std::numeric_limits<int>::max(), SplitInfer, SplitPrepare, SplitEval};
+extern const OpDef kOpSplit = {"Split", 1, 2, 1, std::numeric_limits<int>::max(), SplitInfer, SplitPrepare, SplitEval, /*view=*/false, /*keeps_half_values=*/true};
 
 }  // namespace npurt

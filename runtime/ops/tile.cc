@@ -69,6 +69,6 @@ Status TileEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpTile = {"Tile", 2, 2, 1, 1, TileInfer, TilePrepare, TileEval};
+extern const OpDef kOpTile = {"Tile", 2, 2, 1, 1, TileInfer, TilePrepare, TileEval, /*view=*/false, /*keeps_half_values=*/true};
 
 }  // namespace npurt

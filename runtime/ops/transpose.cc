@@ -90,6 +90,6 @@ Status TransposeEval(OpNode* node) {
 
 }  // namespace
 
-extern const OpDef kOpTranspose = {"Transpose", 1, 1, 1, 1, TransposeInfer, TransposePrepare, TransposeEval};
+extern const OpDef kOpTranspose = {"Transpose", 1, 1, 1, 1, TransposeInfer, TransposePrepare, TransposeEval, /*view=*/false, /*keeps_half_values=*/true};
 
 }  // namespace npurt

@@ -289,7 +289,8 @@ Status UnaryEval(OpNode* node) {
 #define NPURT_UNARY_OPDEF(name)                                                                          \
   extern const OpDef kOp##name = {#name, 1, UnaryOp::k##name == UnaryOp::kClip ? 3 : 1, 1, 1,           \
                                   UnaryInfer<UnaryOp::k##name>, UnaryPrepare<UnaryOp::k##name>,          \
-                                  UnaryEval<UnaryOp::k##name>};
+                                  UnaryEval<UnaryOp::k##name>, /*view=*/false,                           \
+                                  UnaryOp::k##name == UnaryOp::kRelu || UnaryOp::k##name == UnaryOp::kAbs};
 NPURT_UNARY_OPS(NPURT_UNARY_OPDEF)
 #undef NPURT_UNARY_OPDEF
 

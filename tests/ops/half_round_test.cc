@@ -1,5 +1,6 @@
-// fp16 rounding of float32 values: hand cases against the float16 format's definition, and the F16C kernel
-// against the reference on a sweep of bit patterns (every exponent, mantissas near ties, NaN, inf).
+// fp16 rounding of float32 values: hand cases against the float16 format's definition, and the F16C / NEON
+// kernels against the reference on a sweep of bit patterns (every exponent, mantissas near ties, NaN, inf)
+// and on activation-like runs below the overflow threshold with a few overflows among them.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -72,9 +73,32 @@ std::vector<float> SweepInputs() {
   return x;
 }
 
-// `kernel` gives round_to_half__ref's bits (NaN: a NaN) and overflow count on the sweep.
-void ExpectReferenceBits(int64_t (*kernel)(float*, int64_t), const char* name) {
-  const std::vector<float> x = SweepInputs();
+// Activations as a model has them: long runs of values below fp16's overflow threshold (65520), which
+// kernels may round without counting, every 37th a pattern close to a tie; then a few overflowing values,
+// an inf and a NaN put into some of those runs, and the tail.
+std::vector<float> ActivationInputs() {
+  std::vector<float> x;
+  uint32_t state = 12345;
+  while (x.size() < 512 * 40 + 37) {
+    state = state * 1664525u + 1013904223u;
+    uint32_t b = (state >> 1) % 0x477ff000u;  // below the bits of 65520
+    if (x.size() % 37 == 0) b = (b & ~0x1fffu) | 0x1000u;  // the tie between two fp16 neighbours
+    if (state & 0x80000000u) b |= 0x80000000u;
+    float v;
+    std::memcpy(&v, &b, 4);
+    x.push_back(v);
+  }
+  x[512 * 3 + 5] = 65520.0f;
+  x[512 * 3 + 6] = -1e6f;
+  x[512 * 7 + 511] = std::numeric_limits<float>::infinity();
+  x[512 * 20] = std::nanf("");
+  x[512 * 31 + 100] = 70000.0f;
+  x[x.size() - 2] = -65520.0f;
+  return x;
+}
+
+// `kernel` gives round_to_half__ref's bits (NaN: a NaN) and overflow count on `x`.
+void ExpectReferenceBits(int64_t (*kernel)(float*, int64_t), const char* name, const std::vector<float>& x) {
   std::vector<float> ref = x, opt = x;
   const int64_t ref_over = round_to_half__ref(ref.data(), static_cast<int64_t>(ref.size()));
   const int64_t opt_over = kernel(opt.data(), static_cast<int64_t>(opt.size()));
@@ -88,6 +112,11 @@ void ExpectReferenceBits(int64_t (*kernel)(float*, int64_t), const char* name) {
     }
   }
   EXPECT_EQ(bad, 0);
+}
+
+void ExpectReferenceBits(int64_t (*kernel)(float*, int64_t), const char* name) {
+  ExpectReferenceBits(kernel, name, SweepInputs());
+  ExpectReferenceBits(kernel, name, ActivationInputs());
 }
 
 #if NPURT_HAVE_X86_KERNELS

@@ -91,6 +91,20 @@ FAMILIES = {
                   lambda x, c: layer_norm(x, c["g"], c["b"])),
     "global_avg_pool": ([helper.make_node("GlobalAveragePool", ["x"], ["y"])], (1, 4, 5, 6), (1, 4, 1, 1), {},
                         lambda x, c: x.mean(axis=(2, 3), keepdims=True)),
+    # Ops that only copy, choose or take |x| of fp16 values write fp16 values: the runtime does not round
+    # after them (OpDef::keeps_half_values). A wrongly declared op would write other values here.
+    "max_pool": ([helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], strides=[2, 2])], (1, 4, 6, 6),
+                 (1, 4, 3, 3), {}, lambda x, c: x.reshape(1, 4, 3, 2, 3, 2).max(axis=(3, 5))),
+    "concat": ([helper.make_node("Concat", ["x", "c"], ["y"], axis=1)], (1, 4, 5, 6), (1, 5, 5, 6),
+               {"c": C_ADD.reshape(1, 1, 4, 6).repeat(5, axis=2)[:, :, :5, :]},
+               lambda x, c: np.concatenate([x, c["c"]], axis=1)),
+    "transpose": ([helper.make_node("Transpose", ["x"], ["y"], perm=[0, 2, 3, 1])], (1, 4, 5, 6), (1, 5, 6, 4), {},
+                  lambda x, c: x.transpose(0, 2, 3, 1)),
+    "relu": ([helper.make_node("Relu", ["x"], ["y"])], (1, 4, 5, 6), (1, 4, 5, 6), {}, lambda x, c: np.maximum(x, 0)),
+    "max": ([helper.make_node("Max", ["x", "c"], ["y"])], (1, 4, 5, 6), (1, 4, 5, 6), {"c": C_ADD},
+            lambda x, c: np.maximum(x, c["c"])),
+    "reduce_max": ([helper.make_node("ReduceMax", ["x"], ["y"], axes=[3])], (1, 4, 5, 6), (1, 4, 5, 1), {},
+                   lambda x, c: x.max(axis=3, keepdims=True)),
 }
 
 
