@@ -178,13 +178,13 @@ Status Context::BindGraph(const ModelGraph& g) {
   }
   nodes_.clear();
   nodes_.resize(g.ops.size());
-  const RoundToHalfFn round_to_half = model_->float_dtype() == DataType::kFloat16 ? ChooseRoundToHalf() : nullptr;
+  round_to_half_ = model_->float_dtype() == DataType::kFloat16 ? ChooseRoundToHalf() : nullptr;
   for (size_t k = 0; k < nodes_.size(); ++k) {
     const OpDesc& d = g.ops[k];
     OpNode& n = nodes_[k];
     n.threads = threads_;
     // A view's values are its input's; ops that keep fp16 values leave nothing to round.
-    n.round_to_half = d.def->view || d.def->keeps_half_values ? nullptr : round_to_half;
+    n.round_to_half = d.def->view || d.def->keeps_half_values ? nullptr : round_to_half_;
     n.may_pack_constants = !options_.weights_outside;
     n.def = d.def;
     n.name = d.name;
@@ -312,8 +312,8 @@ Status Context::ImportOne(const InputArg& in) {
   Status s = ImportInput(src, io, !in.pass_through && in.normalize, &t);
   if (!s.ok()) return Status(s.code(), "input " + std::to_string(in.index) + ": " + s.message());
   // An fp16 model reads its float inputs as the NPU does: converted to fp16 (after the normalization).
-  if (model_->float_dtype() == DataType::kFloat16 && t.dtype == DataType::kFloat32) {
-    const int64_t overflowed = ChooseRoundToHalf()(t.as<float>(), t.num_elements());
+  if (round_to_half_ != nullptr && t.dtype == DataType::kFloat32) {
+    const int64_t overflowed = round_to_half_(t.as<float>(), t.num_elements());
     if (overflowed != 0) {
       NPURT_LOG(kWarning, "input %u: %lld values beyond fp16's range (|x| > 65504) became +-inf in the fp16 model",
                 in.index, static_cast<long long>(overflowed));

@@ -149,6 +149,8 @@ class Context {
   std::mutex mutex_;
   const ModelGraph* graph_ = nullptr;
   const uint8_t* weights_ = nullptr;  // the model's weights, or the application's copy (SetWeightMemory)
+  // fp16 models: the rounding kernel of fp16 storage (ops' outputs, float inputs); nullptr for float32 ones.
+  int64_t (*round_to_half_)(float* x, int64_t n) = nullptr;
 
   uint8_t* arena_ = nullptr;
   uint8_t* scratch_ = nullptr;  // the ops' scratch (OpNode::scratch), the largest any shape set asks for
