@@ -4,6 +4,13 @@
 // weight or internal memory (rknn_set_weight_mem, rknn_set_internal_mem),
 // synced with rknn_mem_sync and freed with rknn_destroy_mem.
 //
+// Device addresses: a CPU has no physical NPU memory, so each buffer the
+// runtime makes gets an address in a device address space of npurt's own
+// (rknn_tensor_mem.phys_addr), and rknn_create_mem_from_phys resolves such an
+// address back to the bytes -- the round trip board code does with the
+// addresses rknn_create_mem reports. Memory of the application's own
+// allocator (MMZ on a board) comes with its virt_addr, which is what a CPU reads.
+//
 // Every rknn_tensor_mem handed out is recorded, so a pointer the runtime did
 // not make (or already freed) is RKNN_ERR_PARAM_INVALID, not a crash. A bound
 // buffer stays alive while a context uses it, even after rknn_destroy_mem.
@@ -13,6 +20,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -40,6 +49,11 @@ struct MemRecord {
   bool any_context = false;     // RKNN_MEM_FLAG_ALLOC_NO_CONTEXT: any context (or none) may free it
 };
 
+// The device address space of the runtime's buffers: above 4 GiB (no 32-bit physical address of an
+// application's allocator lands in it), page aligned, a guard page between buffers, never reused.
+constexpr uint64_t kDeviceAddressBase = 0x100000000ull;
+constexpr uint64_t kDevicePage = 4096;
+
 class MemTable {
  public:
   static MemTable& Get() {
@@ -48,7 +62,28 @@ class MemTable {
   }
   void Add(rknn_tensor_mem* mem, MemRecord record) {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (mem->flags == RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE) by_address_[mem->phys_addr] = record;
     records_[mem] = std::move(record);
+  }
+  uint64_t NextDeviceAddress(uint64_t size) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t address = next_address_;
+    next_address_ += (size + kDevicePage - 1) / kDevicePage * kDevicePage + kDevicePage;
+    return address;
+  }
+  // The runtime buffer holding device addresses [address, address + size), as a record of those bytes.
+  bool FindAddress(uint64_t address, uint64_t size, MemRecord* record) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = by_address_.upper_bound(address);
+    if (it == by_address_.begin()) return false;
+    --it;
+    const uint64_t offset = address - it->first;
+    if (offset >= it->second.size || size > it->second.size - offset) return false;
+    *record = it->second;
+    record->data += offset;
+    record->size = size;
+    record->any_context = false;
+    return true;
   }
   bool Find(const rknn_tensor_mem* mem, MemRecord* record) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -57,14 +92,19 @@ class MemTable {
     *record = it->second;
     return true;
   }
+  // The address of a runtime buffer stops resolving when its rknn_tensor_mem is destroyed (the memory
+  // itself may live on while a context is bound to it).
   bool Remove(rknn_tensor_mem* mem) {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (mem->flags == RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE) by_address_.erase(mem->phys_addr);
     return records_.erase(mem) == 1;
   }
 
  private:
   std::mutex mutex_;
   std::unordered_map<const rknn_tensor_mem*, MemRecord> records_;
+  std::map<uint64_t, MemRecord> by_address_;  // the runtime's buffers by device address
+  uint64_t next_address_ = kDeviceAddressBase;
 };
 
 // A mapping the runtime made of an application fd; unmapped with the last user.
@@ -76,11 +116,12 @@ struct FdMapping {
   }
 };
 
-rknn_tensor_mem* NewMem(MemRecord record, void* virt_addr, int32_t fd, int32_t offset, uint32_t flags) {
+rknn_tensor_mem* NewMem(MemRecord record, void* virt_addr, uint64_t phys_addr, int32_t fd, int32_t offset,
+                        uint32_t flags) {
   auto* mem = new (std::nothrow) rknn_tensor_mem();
   if (mem == nullptr) return nullptr;
   mem->virt_addr = virt_addr;
-  mem->phys_addr = 0;  // a CPU has no device addresses to give
+  mem->phys_addr = phys_addr;
   mem->fd = fd;
   mem->offset = offset;
   mem->size = static_cast<uint32_t>(record.size);
@@ -117,7 +158,8 @@ rknn_tensor_mem* CreateRuntimeMem(const char* api, rknn_context ctx, uint64_t si
     void* virt = buffer->data();
     const int fd = buffer->fd();
     record.owner = std::shared_ptr<DmaBuffer>(std::move(buffer));
-    result = NewMem(std::move(record), virt, fd, 0, RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE);
+    const uint64_t address = MemTable::Get().NextDeviceAddress(size);
+    result = NewMem(std::move(record), virt, address, fd, 0, RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE);
     if (result == nullptr) return Fail(api, StatusCode::kMallocFail, "out of memory");
     return RKNN_SUCC;
   });
@@ -203,7 +245,7 @@ rknn_tensor_mem* rknn_create_mem_from_fd(rknn_context ctx, int32_t fd, void* vir
       record.data = static_cast<uint8_t*>(mapping->base) + offset;
       record.owner = std::move(mapping);
     }
-    result = NewMem(std::move(record), virt_addr, fd, offset, RKNN_TENSOR_MEMORY_FLAGS_FROM_FD);
+    result = NewMem(std::move(record), virt_addr, 0, fd, offset, RKNN_TENSOR_MEMORY_FLAGS_FROM_FD);
     if (result == nullptr) return Fail(kApi, StatusCode::kMallocFail, "out of memory");
     return RKNN_SUCC;
   });
@@ -211,14 +253,30 @@ rknn_tensor_mem* rknn_create_mem_from_fd(rknn_context ctx, int32_t fd, void* vir
 }
 
 rknn_tensor_mem* rknn_create_mem_from_phys(rknn_context ctx, uint64_t phys_addr, void* virt_addr, uint32_t size) {
-  Guard("rknn_create_mem_from_phys", [&]() -> int {
-    if (!Lookup("rknn_create_mem_from_phys", ctx)) return RKNN_ERR_CTX_INVALID;
-    return Fail("rknn_create_mem_from_phys",
-                NPURT_ERROR(kFail, "physical address 0x%llx (virt %p, %u bytes): a CPU runtime has no physical "
-                                   "device memory; use rknn_create_mem or rknn_create_mem_from_fd",
-                            static_cast<unsigned long long>(phys_addr), virt_addr, size));
+  static const char* kApi = "rknn_create_mem_from_phys";
+  rknn_tensor_mem* result = nullptr;
+  Guard(kApi, [&]() -> int {
+    if (!Lookup(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
+    if (size == 0) return Fail(kApi, StatusCode::kParamInvalid, "size is 0");
+    MemRecord record;
+    if (virt_addr != nullptr) {
+      // The application's mapping of its own physical memory (an MMZ block): the CPU reads it there, and
+      // it stays the application's to free.
+      record.data = static_cast<uint8_t*>(virt_addr);
+      record.size = size;
+    } else if (MemTable::Get().FindAddress(phys_addr, size, &record)) {
+      virt_addr = record.data;  // a runtime buffer's address: the bytes stay alive while this mem exists
+    } else {
+      return Fail(kApi, NPURT_ERROR(kParamInvalid, "physical address 0x%llx (%u bytes) with virt_addr NULL: no "
+                                                   "buffer of rknn_create_mem holds it (off-board there is no "
+                                                   "other device memory; pass the block's virt_addr too)",
+                                    static_cast<unsigned long long>(phys_addr), size));
+    }
+    result = NewMem(std::move(record), virt_addr, phys_addr, -1, 0, RKNN_TENSOR_MEMORY_FLAGS_FROM_PHYS);
+    if (result == nullptr) return Fail(kApi, StatusCode::kMallocFail, "out of memory");
+    return RKNN_SUCC;
   });
-  return nullptr;
+  return result;
 }
 
 rknn_tensor_mem* rknn_create_mem_from_mb_blk(rknn_context ctx, void* mb_blk, int32_t) {

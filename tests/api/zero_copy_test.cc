@@ -1,4 +1,4 @@
-// Zero-copy memory: rknn_create_mem / rknn_create_mem2 / rknn_create_mem_from_fd,
+// Zero-copy memory: rknn_create_mem / rknn_create_mem2 / rknn_create_mem_from_fd / _from_phys,
 // rknn_set_io_mem for inputs and outputs, rknn_mem_sync, rknn_destroy_mem, and
 // the device memory pool (NPURT_DMA_POOL_MB).
 //
@@ -158,6 +158,68 @@ TEST_F(ZeroCopyTest, MemoryFromAnFdWithOffset) {
   close(fd);
   EXPECT_EQ(rknn_create_mem_from_fd(ctx(), fd, nullptr, bytes, 0), nullptr);
   EXPECT_EQ(rknn_create_mem_from_fd(ctx(), -1, nullptr, bytes, 0), nullptr);
+}
+
+// Board code that passes physical addresses: rknn_create_mem's phys_addr resolves back to its bytes (at an
+// offset, for a part of the buffer), and an application allocator's block comes with its mapping.
+TEST_F(ZeroCopyTest, MemoryFromAPhysicalAddress) {
+  const uint32_t bytes = kH * kW * kC;
+  rknn_tensor_mem* a = rknn_create_mem(ctx(), 2 * bytes + 100);
+  rknn_tensor_mem* b = rknn_create_mem(ctx(), 64);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  // Device addresses: non-zero, page aligned, the two buffers' ranges apart.
+  EXPECT_NE(a->phys_addr, 0u);
+  EXPECT_EQ(a->phys_addr % 4096, 0u);
+  EXPECT_EQ(b->phys_addr % 4096, 0u);
+  EXPECT_TRUE(b->phys_addr >= a->phys_addr + a->size || a->phys_addr >= b->phys_addr + b->size);
+
+  rknn_tensor_mem* part = rknn_create_mem_from_phys(ctx(), a->phys_addr + bytes, nullptr, bytes);
+  ASSERT_NE(part, nullptr);
+  EXPECT_EQ(part->virt_addr, static_cast<uint8_t*>(a->virt_addr) + bytes);
+  EXPECT_EQ(part->phys_addr, a->phys_addr + bytes);
+  EXPECT_EQ(part->size, bytes);
+  EXPECT_EQ(part->flags, static_cast<uint32_t>(RKNN_TENSOR_MEMORY_FLAGS_FROM_PHYS));
+  rknn_tensor_attr attr = QueryTensorAttr(ctx(), RKNN_QUERY_INPUT_ATTR, 0);
+  attr.type = RKNN_TENSOR_UINT8;
+  attr.fmt = RKNN_TENSOR_NHWC;
+  attr.w_stride = kW;
+  WriteImage(static_cast<uint8_t*>(a->virt_addr) + bytes, kW, 6);  // written through the first mem
+  ASSERT_EQ(rknn_set_io_mem(ctx(), part, &attr), RKNN_SUCC);
+  ASSERT_EQ(rknn_run(ctx(), nullptr), RKNN_SUCC);
+  std::vector<float> y, z;
+  ASSERT_EQ(GetFloatOutputs(ctx(), &y, &z), RKNN_SUCC);
+  EXPECT_TRUE(AllNear(y.data(), Oracle(6).y, "y"));
+
+  // Past the buffer's end, between buffers, or an address npurt never gave: no memory without virt_addr.
+  EXPECT_EQ(rknn_create_mem_from_phys(ctx(), a->phys_addr + bytes + 101, nullptr, bytes), nullptr);
+  EXPECT_EQ(rknn_create_mem_from_phys(ctx(), a->phys_addr + a->size, nullptr, 1), nullptr);
+  EXPECT_EQ(rknn_create_mem_from_phys(ctx(), a->phys_addr - 1, nullptr, 1), nullptr);
+  EXPECT_EQ(rknn_create_mem_from_phys(ctx(), a->phys_addr, nullptr, 0), nullptr);
+  // Once the buffer's mem is destroyed its address no longer resolves; the part made from it keeps the
+  // bytes alive (the run below reads them: ASan would see a use after free).
+  const uint64_t a_phys = a->phys_addr;
+  EXPECT_EQ(rknn_destroy_mem(ctx(), a), RKNN_SUCC);
+  EXPECT_EQ(rknn_create_mem_from_phys(ctx(), a_phys, nullptr, 64), nullptr);
+  ASSERT_EQ(rknn_run(ctx(), nullptr), RKNN_SUCC);
+  ASSERT_EQ(GetFloatOutputs(ctx(), &y, &z), RKNN_SUCC);
+  EXPECT_TRUE(AllNear(y.data(), Oracle(6).y, "y"));
+  EXPECT_EQ(rknn_destroy_mem(ctx(), part), RKNN_SUCC);
+  EXPECT_EQ(rknn_destroy_mem(ctx(), b), RKNN_SUCC);
+
+  // The application's own physical block (an MMZ allocation on a board): its mapping is what is read.
+  std::vector<uint8_t> app(bytes);
+  WriteImage(app.data(), kW, 8);
+  rknn_tensor_mem* mmz = rknn_create_mem_from_phys(ctx(), 0x3a000000u, app.data(), bytes);
+  ASSERT_NE(mmz, nullptr);
+  EXPECT_EQ(mmz->virt_addr, app.data());
+  EXPECT_EQ(mmz->phys_addr, 0x3a000000u);
+  EXPECT_EQ(mmz->fd, -1);
+  ASSERT_EQ(rknn_set_io_mem(ctx(), mmz, &attr), RKNN_SUCC);
+  ASSERT_EQ(rknn_run(ctx(), nullptr), RKNN_SUCC);
+  ASSERT_EQ(GetFloatOutputs(ctx(), &y, &z), RKNN_SUCC);
+  EXPECT_TRUE(AllNear(y.data(), Oracle(8).y, "y"));
+  EXPECT_EQ(rknn_destroy_mem(ctx(), mmz), RKNN_SUCC);
 }
 
 TEST_F(ZeroCopyTest, DestroyedWhileBoundStaysValidForTheContext) {
