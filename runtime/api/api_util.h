@@ -50,6 +50,10 @@ inline std::shared_ptr<ContextEntry> Lookup(const char* api, rknn_context ctx) {
   return e;
 }
 
+// What keeps memory of rknn_create_mem* alive, when [data, data + size) lies in such memory; else null
+// (the application's own memory). Defined in rknn_mem_api.cc.
+std::shared_ptr<void> MemoryOwnerOf(const void* data, uint64_t size);
+
 inline bool ValidFormat(int fmt) { return fmt >= RKNN_TENSOR_NCHW && fmt < RKNN_TENSOR_FORMAT_MAX; }
 
 // A C caller may store any int in an enum field; reading it as the C++ enum

@@ -68,7 +68,23 @@ constexpr const char* kApiVersion = "2.3.2 (npurt 0.1.0)";
 constexpr const char* kDriverVersion = "npurt-cpu 0.1.0";
 
 constexpr uint32_t kUnsupportedInitFlags = RKNN_FLAG_SHARE_WEIGHT_MEM | RKNN_FLAG_FENCE_IN_OUTSIDE |
-                                           RKNN_FLAG_FENCE_OUT_OUTSIDE | RKNN_FLAG_MODEL_BUFFER_ZERO_COPY;
+                                           RKNN_FLAG_FENCE_OUT_OUTSIDE;
+
+// RKNN_FLAG_MODEL_BUFFER_ZERO_COPY: the model is read where it is -- real_model_size bytes (0: the rest of
+// `size`) at real_model_offset into the buffer `model` points to, normally memory of rknn_create_mem, which
+// the context then keeps alive. model_buffer_fd / model_buffer_flags name that memory to the NPU driver;
+// the CPU reads it at its address, so they are not needed here.
+Status LoadModelInPlace(void* model, uint32_t size, const rknn_init_extend* extend, std::shared_ptr<const Model>* m) {
+  if (size == 0) return NPURT_ERROR(kParamInvalid, "RKNN_FLAG_MODEL_BUFFER_ZERO_COPY needs the model in memory (size > 0), not a path");
+  const int64_t offset = extend != nullptr ? extend->real_model_offset : 0;
+  const int64_t bytes = extend != nullptr && extend->real_model_size != 0 ? extend->real_model_size : size - offset;
+  if (offset < 0 || bytes <= 0 || offset + bytes > size) {
+    return NPURT_ERROR(kParamInvalid, "real_model_offset %lld + real_model_size %lld is not inside the %u-byte buffer",
+                       static_cast<long long>(offset), static_cast<long long>(bytes), size);
+  }
+  const uint8_t* data = static_cast<const uint8_t*>(model) + offset;
+  return Model::LoadInPlace(data, static_cast<size_t>(bytes), api::MemoryOwnerOf(data, static_cast<uint64_t>(bytes)), m);
+}
 
 
 
@@ -242,7 +258,8 @@ int rknn_init(rknn_context* context, void* model, uint32_t size, uint32_t flag, 
                                            flag & kUnsupportedInitFlags));
     }
     std::shared_ptr<const Model> m;
-    Status s = Model::Load(model, size, &m);
+    Status s = (flag & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY) != 0 ? LoadModelInPlace(model, size, extend, &m)
+                                                             : Model::Load(model, size, &m);
     if (!s.ok()) return Fail("rknn_init", s);
     ContextOptions options;
     options.collect_perf = (flag & RKNN_FLAG_COLLECT_PERF_MASK) != 0;

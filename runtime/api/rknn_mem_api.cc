@@ -92,6 +92,15 @@ class MemTable {
     *record = it->second;
     return true;
   }
+  std::shared_ptr<void> OwnerOf(const uint8_t* p, uint64_t size) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [mem, r] : records_) {
+      if (r.owner != nullptr && p >= r.data && size <= r.size && p - r.data <= static_cast<ptrdiff_t>(r.size - size)) {
+        return r.owner;
+      }
+    }
+    return nullptr;
+  }
   // The address of a runtime buffer stops resolving when its rknn_tensor_mem is destroyed (the memory
   // itself may live on while a context is bound to it).
   bool Remove(rknn_tensor_mem* mem) {
@@ -195,6 +204,11 @@ Status ResolveIo(const Model& m, const rknn_tensor_attr& attr, bool* is_input) {
 }
 
 }  // namespace
+
+std::shared_ptr<void> api::MemoryOwnerOf(const void* data, uint64_t size) {
+  return MemTable::Get().OwnerOf(static_cast<const uint8_t*>(data), size);
+}
+
 }  // namespace npurt
 
 using namespace npurt;

@@ -588,8 +588,9 @@ MemorySizes Context::memory_sizes() const {
   for (size_t i = 0; i < model_->inputs().size(); ++i) io += model_->max_io_bytes(true, i);
   for (size_t i = 0; i < model_->outputs().size(); ++i) io += model_->max_io_bytes(false, i);
   // A duplicate shares its weights with the first context: counted once. Memory the application gives
-  // (MEM_ALLOC_OUTSIDE, INTERNAL_ALLOC_OUTSIDE) is the application's.
-  const bool own_weights = !options_.shares_weights && !options_.weights_outside;
+  // (MEM_ALLOC_OUTSIDE, INTERNAL_ALLOC_OUTSIDE, a model buffer read in place) is the application's.
+  const bool own_weights = !options_.shares_weights && !options_.weights_outside &&
+                           !model_->weights_in_caller_memory();
   s.total_allocated = (own_weights ? s.weights : 0) + (options_.internal_outside ? 0 : s.internal) + io;
   return s;
 }

@@ -145,7 +145,7 @@ Status DecodeIo(const fb::IoTensor* io, IoDesc* out) {
 
 Model::~Model() {
   std::free(widened_weights_);
-  if (bytes_ == nullptr) return;
+  if (bytes_ == nullptr || borrowed_) return;
   if (mapped_) {
     ::munmap(bytes_, file_size_);
   } else {
@@ -168,16 +168,41 @@ Status Model::Load(const void* data, size_t size, std::shared_ptr<const Model>* 
     std::memcpy(model->bytes_, data, size);
     model->file_size_ = size;
   }
-  ModelFileView view;
-  NPURT_RETURN_IF_ERROR(ParseModelFile(model->bytes_, model->file_size_, &view));
-  model->weights_ = view.weights;
-  model->weights_size_ = view.weights_size;
-  model->format_version_ = view.format_version;
-  NPURT_RETURN_IF_ERROR(model->Decode(view.model));
-  NPURT_RETURN_IF_ERROR(model->WidenHalfConstants());
-  NPURT_RETURN_IF_ERROR(model->Verify());
+  NPURT_RETURN_IF_ERROR(model->Parse());
   *out = std::move(model);
   return Status::Ok();
+}
+
+Status Model::LoadInPlace(const void* data, size_t size, std::shared_ptr<void> keep_alive,
+                          std::shared_ptr<const Model>* out) {
+  if (data == nullptr) return NPURT_ERROR(kParamInvalid, "model is NULL");
+  if (size == 0) return NPURT_ERROR(kParamInvalid, "model size is 0 (a model read in place is a buffer, not a path)");
+  if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
+    return NPURT_ERROR(kParamInvalid, "model at %p is not 64-byte aligned: its weights are read in place (memory "
+                                      "of rknn_create_mem is page aligned; keep real_model_offset a multiple of 64)",
+                       data);
+  }
+  std::shared_ptr<Model> model(new (std::nothrow) Model());
+  if (!model) return NPURT_ERROR(kMallocFail, "out of memory");
+  // Never written: the model's bytes are only read (fp16 constants widen into an owned section).
+  model->bytes_ = static_cast<uint8_t*>(const_cast<void*>(data));
+  model->file_size_ = size;
+  model->borrowed_ = true;
+  model->keep_alive_ = std::move(keep_alive);
+  NPURT_RETURN_IF_ERROR(model->Parse());
+  *out = std::move(model);
+  return Status::Ok();
+}
+
+Status Model::Parse() {
+  ModelFileView view;
+  NPURT_RETURN_IF_ERROR(ParseModelFile(bytes_, file_size_, &view));
+  weights_ = view.weights;
+  weights_size_ = view.weights_size;
+  format_version_ = view.format_version;
+  NPURT_RETURN_IF_ERROR(Decode(view.model));
+  NPURT_RETURN_IF_ERROR(WidenHalfConstants());
+  return Verify();
 }
 
 namespace {

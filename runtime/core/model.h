@@ -1,6 +1,7 @@
 // Model: a loaded, fully verified npurt model file, shared read-only by every
 // context made from it (rknn_dup_context shares weights through it).
-// Loading maps the file (path) or copies the caller's buffer, then checks the
+// Loading maps the file (path), copies the caller's buffer, or reads it in place
+// (RKNN_FLAG_MODEL_BUFFER_ZERO_COPY), then checks the
 // container (format/model_file), and every index, bound and plan offset, so
 // that contexts and kernels can trust what they read.
 #pragma once
@@ -74,6 +75,10 @@ class Model {
   // `size == 0`: `data` is a NUL-terminated path, mapped read-only.
   // Otherwise the `size` bytes are copied; the caller may free them afterwards.
   static Status Load(const void* data, size_t size, std::shared_ptr<const Model>* out);
+  // The `size` bytes at `data` (64-byte aligned) are read in place, never copied, and must stay valid and
+  // unchanged while the model lives; `keep_alive` (may be null) is held until then.
+  static Status LoadInPlace(const void* data, size_t size, std::shared_ptr<void> keep_alive,
+                            std::shared_ptr<const Model>* out);
   ~Model();
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
@@ -103,19 +108,24 @@ class Model {
   // kFloat16: every float op's output is rounded to fp16 as the NPU stores it (Model.float_dtype).
   DataType float_dtype() const { return float_dtype_; }
   size_t file_size() const { return file_size_; }
+  // The weights are the caller's memory (LoadInPlace): no context allocates them.
+  bool weights_in_caller_memory() const { return borrowed_ && widened_weights_ == nullptr; }
 
  private:
   Model() = default;
+  Status Parse();  // the container, graph and checks, over bytes_ / file_size_
   Status Decode(const void* fb_model);
   Status Verify() const;
   // Widens the constants stored as fp16 into an owned float32 weight section (weights_ then points there).
   Status WidenHalfConstants();
   Status VerifyGraph(const ModelGraph& g) const;
 
-  // Backing bytes: either an mmap of the file or an owned aligned copy.
+  // Backing bytes: an mmap of the file, an owned aligned copy, or the caller's (borrowed_).
   uint8_t* bytes_ = nullptr;
   size_t file_size_ = 0;
   bool mapped_ = false;
+  bool borrowed_ = false;
+  std::shared_ptr<void> keep_alive_;
 
   const uint8_t* weights_ = nullptr;
   uint8_t* widened_weights_ = nullptr;  // owned (aligned_alloc) when the file stores fp16 constants

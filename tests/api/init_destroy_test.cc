@@ -217,13 +217,76 @@ TEST(InitTest, VendorRknnModelIsModelInvalid) {
 
 TEST(InitTest, UnsupportedFlagsAreParamInvalid) {
   const uint32_t unsupported[] = {RKNN_FLAG_SHARE_WEIGHT_MEM, RKNN_FLAG_FENCE_IN_OUTSIDE, RKNN_FLAG_FENCE_OUT_OUTSIDE,
-                                  RKNN_FLAG_MODEL_BUFFER_ZERO_COPY,
                                   RKNN_FLAG_FENCE_IN_OUTSIDE | RKNN_FLAG_COLLECT_PERF_MASK};
   for (uint32_t flag : unsupported) {
     rknn_context ctx = kSentinel;
     EXPECT_EQ(InitFromBytes(&ctx, ConvReluPoolModel(), flag), RKNN_ERR_PARAM_INVALID) << "flag 0x" << std::hex << flag;
     EXPECT_EQ(ctx, kSentinel);
   }
+}
+
+rknn_mem_size MemSize(rknn_context ctx) {
+  rknn_mem_size m{};
+  EXPECT_EQ(rknn_query(ctx, RKNN_QUERY_MEM_SIZE, &m, sizeof(m)), RKNN_SUCC);
+  return m;
+}
+
+// RKNN_FLAG_MODEL_BUFFER_ZERO_COPY as the vendor's demos use it: the model copied once into memory of
+// rknn_create_mem2, whose fd, flags and offset go into rknn_init_extend; the context reads it there.
+TEST(InitTest, ModelBufferZeroCopyReadsTheModelInPlace) {
+  const std::vector<uint8_t>& bytes = ConvReluPoolModel();
+  const uint32_t offset = 128;  // the model at an offset into a larger buffer
+  rknn_tensor_mem* mem = rknn_create_mem2(0, offset + bytes.size() + 64, RKNN_MEM_FLAG_ALLOC_NO_CONTEXT);
+  ASSERT_NE(mem, nullptr);
+  std::memcpy(static_cast<uint8_t*>(mem->virt_addr) + offset, bytes.data(), bytes.size());
+  rknn_init_extend extend{};
+  extend.real_model_offset = static_cast<int32_t>(offset);
+  extend.real_model_size = static_cast<uint32_t>(bytes.size());
+  extend.model_buffer_fd = mem->fd;
+  extend.model_buffer_flags = mem->flags;
+  rknn_context ctx = 0;
+  ASSERT_EQ(rknn_init(&ctx, mem->virt_addr, mem->size, RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, &extend), RKNN_SUCC);
+  // The application may free its handle: the context keeps the memory it reads (ASan checks the run).
+  EXPECT_EQ(rknn_destroy_mem(0, mem), RKNN_SUCC);
+  std::vector<float> y, z, ref_y, ref_z;
+  ASSERT_EQ(RunOnce(ctx, 3, &y, &z), RKNN_SUCC);
+  ScopedContext copied(bytes);
+  ASSERT_EQ(copied.init_result(), RKNN_SUCC);
+  ASSERT_EQ(RunOnce(copied.get(), 3, &ref_y, &ref_z), RKNN_SUCC);
+  EXPECT_EQ(y, ref_y);
+  EXPECT_EQ(z, ref_z);
+  EXPECT_TRUE(AllNear(y.data(), Oracle(3).y, "y"));
+  // Not copied: the weights are not allocated again (the model's memory is the application's).
+  const rknn_mem_size in_place = MemSize(ctx), normal = MemSize(copied.get());
+  EXPECT_GT(normal.total_weight_size, 0u);
+  EXPECT_EQ(in_place.total_weight_size, normal.total_weight_size);
+  EXPECT_EQ(in_place.total_dma_allocated_size + normal.total_weight_size, normal.total_dma_allocated_size);
+  EXPECT_EQ(rknn_destroy(ctx), RKNN_SUCC);
+}
+
+TEST(InitTest, ModelBufferZeroCopyRejectsWhatItCannotReadInPlace) {
+  const std::vector<uint8_t>& bytes = ConvReluPoolModel();
+  rknn_tensor_mem* mem = rknn_create_mem2(0, bytes.size() + 64, RKNN_MEM_FLAG_ALLOC_NO_CONTEXT);
+  ASSERT_NE(mem, nullptr);
+  std::memcpy(static_cast<uint8_t*>(mem->virt_addr) + 1, bytes.data(), bytes.size());
+  const uint32_t flag = RKNN_FLAG_MODEL_BUFFER_ZERO_COPY;
+  rknn_init_extend extend{};
+  rknn_context ctx = kSentinel;
+  extend.real_model_offset = 1;  // not 64-byte aligned: the weights could not be read in place
+  EXPECT_EQ(rknn_init(&ctx, mem->virt_addr, mem->size, flag, &extend), RKNN_ERR_PARAM_INVALID);
+  extend.real_model_offset = -64;
+  EXPECT_EQ(rknn_init(&ctx, mem->virt_addr, mem->size, flag, &extend), RKNN_ERR_PARAM_INVALID);
+  extend.real_model_offset = 64;
+  extend.real_model_size = mem->size;  // past the buffer
+  EXPECT_EQ(rknn_init(&ctx, mem->virt_addr, mem->size, flag, &extend), RKNN_ERR_PARAM_INVALID);
+  char path[] = "/nonexistent.rknn";
+  EXPECT_EQ(rknn_init(&ctx, path, 0, flag, nullptr), RKNN_ERR_PARAM_INVALID);  // a path is not a buffer
+  // A corrupt model in place is as invalid as a copied one.
+  extend = rknn_init_extend{};
+  std::memset(mem->virt_addr, 0xab, 256);
+  EXPECT_EQ(rknn_init(&ctx, mem->virt_addr, mem->size, flag, &extend), RKNN_ERR_MODEL_INVALID);
+  EXPECT_EQ(ctx, kSentinel);
+  EXPECT_EQ(rknn_destroy_mem(0, mem), RKNN_SUCC);
 }
 
 TEST(InitTest, AcceptedFlagsRunNormally) {
