@@ -1,6 +1,6 @@
-# Installs the header, librknnrt (+ the librknn_api.so alias), a CMake package
+# Installs the header, librknnrt (+ the librknn_api.so alias) and librknnmrt (RV1106 / RV1103), a CMake package
 # config (find_package(npurt) -> npurt::rknnrt) and a pkg-config file (librknnrt.pc).
-install(TARGETS rknnrt EXPORT npurtTargets
+install(TARGETS rknnrt rknnmrt EXPORT npurtTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT npurt_runtime
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/api/api_library.h"
 #include "runtime/api/api_util.h"
 #include "runtime/api/handle_table.h"
 #include "runtime/core/log.h"
@@ -69,6 +70,45 @@ constexpr const char* kDriverVersion = "npurt-cpu 0.1.0";
 
 constexpr uint32_t kUnsupportedInitFlags = RKNN_FLAG_SHARE_WEIGHT_MEM | RKNN_FLAG_FENCE_IN_OUTSIDE |
                                            RKNN_FLAG_FENCE_OUT_OUTSIDE;
+
+// librknnmrt refuses what the RV1106 / RV1103-class runtime refuses. The board logs "<call>, context config
+// invalid!" for the general API's calls there; the matching code is RKNN_ERR_CTX_INVALID.
+int RefusedByMiniRuntime(const char* api, const char* instead) {
+  return Fail(api, NPURT_ERROR(kCtxInvalid, "context config invalid! librknnmrt (RV1106 / RV1103 class) runs models "
+                                            "through the zero-copy API only: %s", instead));
+}
+
+constexpr char kUseIoMem[] = "use rknn_create_mem + rknn_set_io_mem (inputs in the native layout, outputs "
+                             "int8 NC1HWC2 or NHWC)";
+
+// Query commands the RV1106 / RV1103-class runtime does not answer.
+bool MiniRuntimeLacksQuery(int32_t cmd) {
+  return cmd == RKNN_QUERY_PERF_DETAIL || cmd == RKNN_QUERY_PERF_RUN || cmd == RKNN_QUERY_INPUT_DYNAMIC_RANGE ||
+         cmd == RKNN_QUERY_CURRENT_INPUT_ATTR || cmd == RKNN_QUERY_CURRENT_OUTPUT_ATTR ||
+         cmd == RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR || cmd == RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR;
+}
+
+// The library's rules for a loaded model: librknnmrt runs its platforms' models only (and not their
+// SHARE_WEIGHT / MODEL_BUFFER_ZERO_COPY); librknnrt runs any, and says where the board's rules differ.
+int CheckModelForLibrary(const Model& m, uint32_t flag) {
+  const bool mini_model = api::MiniRuntimePlatform(m.target_platform());
+  if (api::MiniRuntime()) {
+    if (!mini_model) {
+      return Fail("rknn_init", NPURT_ERROR(kTargetPlatformUnmatch, "librknnmrt runs RV1106 / RV1103-class models; "
+                                                                   "this model is for %s: link librknnrt.so",
+                                           m.target_platform().c_str()));
+    }
+    if (flag & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY) {
+      return Fail("rknn_init", StatusCode::kParamInvalid,
+                  "RKNN_FLAG_MODEL_BUFFER_ZERO_COPY is not supported by librknnmrt (RV1106 / RV1103 class)");
+    }
+  } else if (mini_model) {
+    NPURT_LOG(kWarning, "rknn_init: a model for %s runs on the board in librknnmrt.so, which refuses "
+                        "rknn_inputs_set / rknn_outputs_get / rknn_dup_context; link npurt's librknnmrt.so "
+                        "to get its rules here", m.target_platform().c_str());
+  }
+  return RKNN_SUCC;
+}
 
 // RKNN_FLAG_MODEL_BUFFER_ZERO_COPY: the model is read where it is -- real_model_size bytes (0: the rest of
 // `size`) at real_model_offset into the buffer `model` points to, normally memory of rknn_create_mem, which
@@ -261,6 +301,7 @@ int rknn_init(rknn_context* context, void* model, uint32_t size, uint32_t flag, 
     Status s = (flag & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY) != 0 ? LoadModelInPlace(model, size, extend, &m)
                                                              : Model::Load(model, size, &m);
     if (!s.ok()) return Fail("rknn_init", s);
+    if (int r = CheckModelForLibrary(*m, flag); r != RKNN_SUCC) return r;
     ContextOptions options;
     options.collect_perf = (flag & RKNN_FLAG_COLLECT_PERF_MASK) != 0;
     options.model_info_only = (flag & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY) != 0;
@@ -285,6 +326,7 @@ int rknn_dup_context(rknn_context* context_in, rknn_context* context_out) {
     }
     auto src = Lookup("rknn_dup_context", *context_in);
     if (!src) return RKNN_ERR_CTX_INVALID;
+    if (api::MiniRuntime()) return RefusedByMiniRuntime("rknn_dup_context", "init another context instead");
     auto entry = std::make_shared<ContextEntry>();
     {
       std::lock_guard<std::mutex> lock(src->context->mutex());
@@ -321,6 +363,10 @@ int rknn_query(rknn_context context, rknn_query_cmd cmd, void* info, uint32_t si
     Context& ctx = *e->context;
     const Model& m = ctx.model();
     const int32_t raw_cmd = RawEnum(cmd);
+    if (api::MiniRuntime() && MiniRuntimeLacksQuery(raw_cmd)) {
+      return Fail("rknn_query", NPURT_ERROR(kParamInvalid, "query %d is not supported by librknnmrt (RV1106 / RV1103 "
+                                                           "class)", raw_cmd));
+    }
     auto too_small = [&](size_t need) {
       return size < need ? Fail("rknn_query", NPURT_ERROR(kParamInvalid, "query %d: info size %u, expected %zu",
                                                           raw_cmd, size, need))
@@ -408,6 +454,7 @@ int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[]
   return Guard("rknn_inputs_set", [&]() -> int {
     auto e = Lookup("rknn_inputs_set", context);
     if (!e) return RKNN_ERR_CTX_INVALID;
+    if (api::MiniRuntime()) return RefusedByMiniRuntime("rknn_inputs_set", kUseIoMem);
     if (inputs == nullptr) return Fail("rknn_inputs_set", StatusCode::kParamInvalid, "inputs is NULL");
     std::lock_guard<std::mutex> lock(e->context->mutex());
     const size_t count = e->context->model().inputs().size();
@@ -517,6 +564,7 @@ int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outpu
   return Guard("rknn_outputs_get", [&]() -> int {
     auto e = Lookup("rknn_outputs_get", context);
     if (!e) return RKNN_ERR_CTX_INVALID;
+    if (api::MiniRuntime()) return RefusedByMiniRuntime("rknn_outputs_get", kUseIoMem);
     if (outputs == nullptr) return Fail("rknn_outputs_get", StatusCode::kParamInvalid, "outputs is NULL");
     std::lock_guard<std::mutex> lock(e->context->mutex());
     Context& ctx = *e->context;
@@ -576,6 +624,7 @@ int rknn_outputs_release(rknn_context context, uint32_t n_ouputs, rknn_output ou
   return Guard("rknn_outputs_release", [&]() -> int {
     auto e = Lookup("rknn_outputs_release", context);
     if (!e) return RKNN_ERR_CTX_INVALID;
+    if (api::MiniRuntime()) return RefusedByMiniRuntime("rknn_outputs_release", kUseIoMem);
     if (outputs == nullptr) return Fail("rknn_outputs_release", StatusCode::kParamInvalid, "outputs is NULL");
     std::lock_guard<std::mutex> lock(e->context->mutex());
     int result = RKNN_SUCC;
@@ -599,6 +648,7 @@ int rknn_set_input_shape(rknn_context context, rknn_tensor_attr* attr) {
   return Guard("rknn_set_input_shape", [&]() -> int {
     auto e = Lookup("rknn_set_input_shape", context);
     if (!e) return RKNN_ERR_CTX_INVALID;
+    if (api::MiniRuntime()) return RefusedByMiniRuntime("rknn_set_input_shape", "dynamic shapes are not supported there");
     if (attr == nullptr) return Fail("rknn_set_input_shape", StatusCode::kParamInvalid, "attr is NULL");
     std::lock_guard<std::mutex> lock(e->context->mutex());
     const size_t count = e->context->model().inputs().size();
@@ -614,6 +664,7 @@ int rknn_set_input_shapes(rknn_context context, uint32_t n_inputs, rknn_tensor_a
   return Guard("rknn_set_input_shapes", [&]() -> int {
     auto e = Lookup("rknn_set_input_shapes", context);
     if (!e) return RKNN_ERR_CTX_INVALID;
+    if (api::MiniRuntime()) return RefusedByMiniRuntime("rknn_set_input_shapes", "dynamic shapes are not supported there");
     if (attr == nullptr) return Fail("rknn_set_input_shapes", StatusCode::kParamInvalid, "attr is NULL");
     std::lock_guard<std::mutex> lock(e->context->mutex());
     return SetInputShapes("rknn_set_input_shapes", *e->context, n_inputs, attr);

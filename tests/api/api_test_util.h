@@ -126,6 +126,13 @@ inline uint8_t XValue(uint32_t c, uint32_t h, uint32_t w, uint32_t seed = 0) {
   return static_cast<uint8_t>(10 * p + 30 * c + 20);
 }
 
+// Writes pattern `seed` as uint8 NHWC rows of `w_stride` pixels (a row's padding is left as is).
+inline void WriteImage(uint8_t* dst, uint32_t w_stride, uint32_t seed) {
+  for (uint32_t h = 0; h < kH; ++h)
+    for (uint32_t w = 0; w < kW; ++w)
+      for (uint32_t c = 0; c < kC; ++c) dst[(h * w_stride + w) * kC + c] = XValue(c, h, w, seed);
+}
+
 inline std::vector<uint8_t> InputNhwcU8(uint32_t seed = 0) {
   std::vector<uint8_t> v(kH * kW * kC);
   for (uint32_t h = 0; h < kH; ++h)

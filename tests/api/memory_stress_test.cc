@@ -10,13 +10,6 @@
 namespace apitest {
 namespace {
 
-// Pattern `seed` as uint8 NHWC, dense rows.
-void WriteImage(uint8_t* dst, uint32_t seed) {
-  for (uint32_t h = 0; h < kH; ++h)
-    for (uint32_t w = 0; w < kW; ++w)
-      for (uint32_t c = 0; c < kC; ++c) dst[(h * kW + w) * kC + c] = XValue(c, h, w, seed);
-}
-
 TEST(MemoryStress, RandomCallSequencesKeepTheirContracts) {
   ScopedContext ctx(ConvReluPoolModel());
   ASSERT_EQ(ctx.init_result(), RKNN_SUCC);
@@ -58,7 +51,7 @@ TEST(MemoryStress, RandomCallSequencesKeepTheirContracts) {
         if (ret == RKNN_SUCC) {
           bound_in = m;
           expected = rng() % 16;
-          WriteImage(static_cast<uint8_t*>(m->virt_addr), expected);
+          WriteImage(static_cast<uint8_t*>(m->virt_addr), kW, expected);
           input_set = true;
         }
         break;

@@ -12,13 +12,6 @@
 namespace apitest {
 namespace {
 
-// Writes pattern `seed` as uint8 NHWC rows of `w_stride` pixels (the padding is left as is).
-void WriteImage(uint8_t* dst, uint32_t w_stride, uint32_t seed) {
-  for (uint32_t h = 0; h < kH; ++h)
-    for (uint32_t w = 0; w < kW; ++w)
-      for (uint32_t c = 0; c < kC; ++c) dst[(h * w_stride + w) * kC + c] = XValue(c, h, w, seed);
-}
-
 class ZeroCopyTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(ctx_.init_result(), RKNN_SUCC); }

@@ -1,0 +1,9 @@
+#include "runtime/api/api_library.h"
+
+namespace npurt {
+namespace api {
+
+extern const Library kLibrary = Library::kRknnmrt;
+
+}  // namespace api
+}  // namespace npurt
