@@ -47,6 +47,9 @@ struct MemRecord {
   uint8_t* data = nullptr;      // first byte of the tensor data (virt_addr + offset)
   uint64_t size = 0;
   bool any_context = false;     // RKNN_MEM_FLAG_ALLOC_NO_CONTEXT: any context (or none) may free it
+  // A runtime buffer's device address (rknn_create_mem*), 0 for other memory. Kept here, not read back
+  // from the rknn_tensor_mem, whose fields the application may overwrite.
+  uint64_t device_address = 0;
 };
 
 // The device address space of the runtime's buffers: above 4 GiB (no 32-bit physical address of an
@@ -62,7 +65,7 @@ class MemTable {
   }
   void Add(rknn_tensor_mem* mem, MemRecord record) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (mem->flags == RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE) by_address_[mem->phys_addr] = record;
+    if (record.device_address != 0) by_address_[record.device_address] = record;
     records_[mem] = std::move(record);
   }
   uint64_t NextDeviceAddress(uint64_t size) {
@@ -83,6 +86,7 @@ class MemTable {
     record->data += offset;
     record->size = size;
     record->any_context = false;
+    record->device_address = 0;  // a part of the buffer: destroying it leaves the buffer's address valid
     return true;
   }
   bool Find(const rknn_tensor_mem* mem, MemRecord* record) {
@@ -105,8 +109,11 @@ class MemTable {
   // itself may live on while a context is bound to it).
   bool Remove(rknn_tensor_mem* mem) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (mem->flags == RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE) by_address_.erase(mem->phys_addr);
-    return records_.erase(mem) == 1;
+    auto it = records_.find(mem);
+    if (it == records_.end()) return false;
+    if (it->second.device_address != 0) by_address_.erase(it->second.device_address);
+    records_.erase(it);
+    return true;
   }
 
  private:
@@ -168,6 +175,7 @@ rknn_tensor_mem* CreateRuntimeMem(const char* api, rknn_context ctx, uint64_t si
     const int fd = buffer->fd();
     record.owner = std::shared_ptr<DmaBuffer>(std::move(buffer));
     const uint64_t address = MemTable::Get().NextDeviceAddress(size);
+    record.device_address = address;
     result = NewMem(std::move(record), virt, address, fd, 0, RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE);
     if (result == nullptr) return Fail(api, StatusCode::kMallocFail, "out of memory");
     return RKNN_SUCC;
