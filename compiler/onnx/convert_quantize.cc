@@ -7,38 +7,14 @@
 //   QLinearMatMul(a, as, az, b, bs, bz, ys, yz)    -> Q(MatMul(DQ(a), DQ(b)), ys, yz)
 //   ConvInteger(x, w, xz, wz), MatMulInteger(...)  -> Cast<int32>(Conv / MatMul(DQ(x, 1, xz), DQ(w, 1, wz)))
 // The integer ops' float sums are exact while every partial sum stays below 2^24 in magnitude.
-#include <cstring>
 
+#include "compiler/ir/quant_params.h"
 #include "compiler/onnx/converter.h"
 
 namespace npurt {
 namespace compiler {
 namespace onnx_import {
 namespace {
-
-// A constant scale / zero point of `what` in int8 form (uint8 codes and zero points shift by -128: the same
-// real values), or false when they are not constants npurt's int8 storage can hold.
-bool ModelQuantization(const NodeContext& ctx, int x, int scale, int zero_point, int axis, QuantInfo* q) {
-  const IrTensor& xt = ctx.tensor(x);
-  if (xt.dtype != DataType::kInt8 && xt.dtype != DataType::kUint8) return false;
-  if (scale < 0 || !ctx.tensor(scale).is_constant || ctx.tensor(scale).dtype != DataType::kFloat32) return false;
-  const IrTensor& st = ctx.tensor(scale);
-  q->scale.resize(st.data.size() / sizeof(float));
-  if (q->scale.empty()) return false;
-  std::memcpy(q->scale.data(), st.data.data(), q->scale.size() * sizeof(float));
-  const int32_t shift = xt.dtype == DataType::kUint8 ? 128 : 0;
-  q->zero_point.assign(q->scale.size(), -shift);
-  if (zero_point >= 0) {
-    const IrTensor& zt = ctx.tensor(zero_point);
-    if (!zt.is_constant || zt.dtype != xt.dtype || zt.data.size() != q->scale.size()) return false;
-    for (size_t i = 0; i < q->scale.size(); ++i) {
-      q->zero_point[i] = xt.dtype == DataType::kUint8 ? static_cast<int32_t>(zt.data[i]) - shift
-                                                      : static_cast<int32_t>(static_cast<int8_t>(zt.data[i]));
-    }
-  }
-  q->axis = q->scale.size() == 1 && st.shape.size() <= 1 && NumElements(st.shape) == 1 ? -1 : axis;
-  return true;
-}
 
 // DequantizeLinear(x, scale, zero_point) along `axis` (ONNX's, may be negative); a constant x folds and keeps
 // its parameters.
@@ -53,7 +29,9 @@ Status EmitDequantize(NodeContext& ctx, int x, int scale, int zero_point, int64_
   NPURT_RETURN_IF_ERROR(ctx.Emit1("DequantizeLinear", inputs, std::move(attrs), out, suffix));
   QuantInfo q;
   const int normalized = static_cast<int>(axis < 0 ? axis + rank : axis);
-  if (constant && ctx.tensor(*out).is_constant && ModelQuantization(ctx, x, scale, zero_point, normalized, &q)) {
+  // A folded constant keeps its int8 form (a model's quantized weights).
+  if (constant && ctx.tensor(*out).is_constant &&
+      ReadQuantParams(ctx.graph(), scale, zero_point, ctx.tensor(x).dtype, normalized, &q)) {
     ctx.graph().tensors()[*out].model_quant = std::move(q);
   }
   return Status::Ok();

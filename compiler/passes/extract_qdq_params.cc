@@ -14,6 +14,7 @@
 #include <cstring>
 #include <vector>
 
+#include "compiler/ir/quant_params.h"
 #include "compiler/passes/graph_utils.h"
 #include "compiler/passes/passes.h"
 
@@ -21,27 +22,12 @@ namespace npurt {
 namespace compiler {
 namespace {
 
-// The int8-form parameters of a per-tensor QuantizeLinear / DequantizeLinear node, or false.
+// The int8-form parameters of a per-tensor QuantizeLinear / DequantizeLinear node with a positive scale, or false.
 bool PairParams(const Graph& g, const IrNode& node, DataType codes, QuantInfo* q) {
   if (node.inputs.size() < 2 || node.inputs.size() > 3) return false;
   float scale = 0.0f;
-  if (!ReadScalarConstant(g, node.inputs[1], &scale) || g.tensors()[node.inputs[1]].dtype != DataType::kFloat32 ||
-      !(scale > 0.0f)) {
-    return false;
-  }
-  int32_t zero_point = 0;
-  if (node.inputs.size() == 3 && node.inputs[2] >= 0) {
-    const IrTensor& z = g.tensors()[node.inputs[2]];
-    if (!z.is_constant || z.dtype != codes || z.data.size() != 1) return false;
-    zero_point = codes == DataType::kUint8 ? z.data[0] : static_cast<int8_t>(z.data[0]);
-  }
-  if (codes == DataType::kUint8) {
-    zero_point -= 128;
-  } else if (codes != DataType::kInt8) {
-    return false;
-  }
-  q->scale = {scale};
-  q->zero_point = {zero_point};
+  if (!ReadScalarConstant(g, node.inputs[1], &scale) || !(scale > 0.0f)) return false;
+  if (!ReadQuantParams(g, node.inputs[1], node.inputs.size() == 3 ? node.inputs[2] : -1, codes, -1, q)) return false;
   q->axis = -1;
   return true;
 }
