@@ -39,8 +39,9 @@ int Guard(const char* api, Body body) {
   }
 }
 
-// Looks up the context; logs and returns RKNN_ERR_CTX_INVALID when unknown.
-inline std::shared_ptr<ContextEntry> Lookup(const char* api, rknn_context ctx) {
+// Looks up a model's or a Matmul context (the memory functions serve both); logs and returns
+// RKNN_ERR_CTX_INVALID when unknown.
+inline std::shared_ptr<ContextEntry> LookupAny(const char* api, rknn_context ctx) {
   if (ctx == 0) {
     Fail(api, StatusCode::kCtxInvalid, "context is 0 (not initialized)");
     return nullptr;
@@ -50,9 +51,35 @@ inline std::shared_ptr<ContextEntry> Lookup(const char* api, rknn_context ctx) {
   return e;
 }
 
+// Looks up a model's context (rknn_init); a Matmul context is RKNN_ERR_CTX_INVALID here.
+inline std::shared_ptr<ContextEntry> Lookup(const char* api, rknn_context ctx) {
+  std::shared_ptr<ContextEntry> e = LookupAny(api, ctx);
+  if (e && !e->context) {
+    Fail(api, StatusCode::kCtxInvalid,
+         ("context " + std::to_string(ctx) + " is a Matmul context (rknn_matmul_create); use rknn_matmul_*").c_str());
+    return nullptr;
+  }
+  return e;
+}
+
+// Looks up a Matmul context; a model's context is RKNN_ERR_CTX_INVALID here.
+inline std::shared_ptr<ContextEntry> LookupMatmul(const char* api, rknn_context ctx) {
+  std::shared_ptr<ContextEntry> e = LookupAny(api, ctx);
+  if (e && !e->matmul) {
+    Fail(api, StatusCode::kCtxInvalid,
+         ("context " + std::to_string(ctx) + " is a model's context (rknn_init), not a Matmul context").c_str());
+    return nullptr;
+  }
+  return e;
+}
+
 // What keeps memory of rknn_create_mem* alive, when [data, data + size) lies in such memory; else null
 // (the application's own memory). Defined in rknn_mem_api.cc.
 std::shared_ptr<void> MemoryOwnerOf(const void* data, uint64_t size);
+
+// The bytes of an rknn_tensor_mem made by rknn_create_mem* (data = virt_addr + offset) and what keeps
+// them valid; false for a pointer the runtime did not make or already freed. Defined in rknn_mem_api.cc.
+bool FindMemory(const rknn_tensor_mem* mem, uint8_t** data, uint64_t* size, std::shared_ptr<void>* owner);
 
 inline bool ValidFormat(int fmt) { return fmt >= RKNN_TENSOR_NCHW && fmt < RKNN_TENSOR_FORMAT_MAX; }
 

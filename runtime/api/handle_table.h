@@ -12,8 +12,12 @@
 
 namespace npurt {
 
+class MatmulSession;
+
+// A model's context (rknn_init) or a Matmul API context (rknn_matmul_create): one of the two is set.
 struct ContextEntry {
   std::unique_ptr<Context> context;
+  std::shared_ptr<MatmulSession> matmul;
   uint32_t core_mask = 0;
   uint64_t frame_id = 0;
 };

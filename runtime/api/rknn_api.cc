@@ -343,6 +343,11 @@ int rknn_dup_context(rknn_context* context_in, rknn_context* context_out) {
 int rknn_destroy(rknn_context context) {
   return Guard("rknn_destroy", [&]() -> int {
     if (context == 0) return Fail("rknn_destroy", StatusCode::kCtxInvalid, "context is 0 (not initialized)");
+    std::shared_ptr<ContextEntry> found = HandleTable::Get().Find(static_cast<uint64_t>(context));
+    if (found && !found->context) {
+      return Fail("rknn_destroy", NPURT_ERROR(kCtxInvalid, "context %llu is a Matmul context: rknn_matmul_destroy "
+                                                           "frees it", static_cast<unsigned long long>(context)));
+    }
     std::shared_ptr<ContextEntry> e = HandleTable::Get().Remove(static_cast<uint64_t>(context));
     if (!e) {
       return Fail("rknn_destroy", NPURT_ERROR(kCtxInvalid, "unknown or already destroyed context %llu",

@@ -37,6 +37,7 @@ namespace {
 using api::Fail;
 using api::Guard;
 using api::Lookup;
+using api::LookupAny;
 using api::RawEnum;
 using api::ValidFormat;
 
@@ -151,7 +152,7 @@ rknn_tensor_mem* CreateRuntimeMem(const char* api, rknn_context ctx, uint64_t si
   rknn_tensor_mem* result = nullptr;
   Guard(api, [&]() -> int {
     const bool any_context = (alloc_flags & RKNN_MEM_FLAG_ALLOC_NO_CONTEXT) != 0;
-    if (!(any_context && ctx == 0) && !Lookup(api, ctx)) return RKNN_ERR_CTX_INVALID;
+    if (!(any_context && ctx == 0) && !LookupAny(api, ctx)) return RKNN_ERR_CTX_INVALID;
     const uint64_t kind = alloc_flags & ~static_cast<uint64_t>(RKNN_MEM_FLAG_ALLOC_NO_CONTEXT);
     const uint64_t known = RKNN_FLAG_MEMORY_CACHEABLE | RKNN_FLAG_MEMORY_NON_CACHEABLE | RKNN_FLAG_MEMORY_TRY_ALLOC_SRAM;
     if ((kind & ~known) != 0 ||
@@ -217,6 +218,15 @@ std::shared_ptr<void> api::MemoryOwnerOf(const void* data, uint64_t size) {
   return MemTable::Get().OwnerOf(static_cast<const uint8_t*>(data), size);
 }
 
+bool api::FindMemory(const rknn_tensor_mem* mem, uint8_t** data, uint64_t* size, std::shared_ptr<void>* owner) {
+  MemRecord record;
+  if (mem == nullptr || !MemTable::Get().Find(mem, &record)) return false;
+  *data = record.data;
+  *size = record.size;
+  *owner = record.owner;
+  return true;
+}
+
 }  // namespace npurt
 
 using namespace npurt;
@@ -236,7 +246,7 @@ rknn_tensor_mem* rknn_create_mem_from_fd(rknn_context ctx, int32_t fd, void* vir
   static const char* kApi = "rknn_create_mem_from_fd";
   rknn_tensor_mem* result = nullptr;
   Guard(kApi, [&]() -> int {
-    if (!Lookup(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
+    if (!LookupAny(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
     if (fd < 0) return Fail(kApi, NPURT_ERROR(kParamInvalid, "fd %d is not a file descriptor", fd));
     if (size == 0 || offset < 0) {
       return Fail(kApi, NPURT_ERROR(kParamInvalid, "size %u must be > 0 and offset %d >= 0", size, offset));
@@ -278,7 +288,7 @@ rknn_tensor_mem* rknn_create_mem_from_phys(rknn_context ctx, uint64_t phys_addr,
   static const char* kApi = "rknn_create_mem_from_phys";
   rknn_tensor_mem* result = nullptr;
   Guard(kApi, [&]() -> int {
-    if (!Lookup(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
+    if (!LookupAny(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
     if (size == 0) return Fail(kApi, StatusCode::kParamInvalid, "size is 0");
     MemRecord record;
     if (virt_addr != nullptr) {
@@ -315,7 +325,7 @@ int rknn_destroy_mem(rknn_context ctx, rknn_tensor_mem* mem) {
   return Guard(kApi, [&]() -> int {
     MemRecord record;
     const bool known = mem != nullptr && MemTable::Get().Find(mem, &record);
-    if (!(ctx == 0 && known && record.any_context) && !Lookup(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
+    if (!(ctx == 0 && known && record.any_context) && !LookupAny(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
     if (mem == nullptr) return Fail(kApi, StatusCode::kParamInvalid, "mem is NULL");
     if (!known) {
       return Fail(kApi, StatusCode::kParamInvalid, "mem was not created by rknn_create_mem* or was already destroyed");
@@ -329,7 +339,7 @@ int rknn_destroy_mem(rknn_context ctx, rknn_tensor_mem* mem) {
 int rknn_mem_sync(rknn_context ctx, rknn_tensor_mem* mem, rknn_mem_sync_mode mode) {
   static const char* kApi = "rknn_mem_sync";
   return Guard(kApi, [&]() -> int {
-    if (!Lookup(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
+    if (!LookupAny(kApi, ctx)) return RKNN_ERR_CTX_INVALID;
     if (mem == nullptr) return Fail(kApi, StatusCode::kParamInvalid, "mem is NULL");
     MemRecord record;
     if (!MemTable::Get().Find(mem, &record)) {

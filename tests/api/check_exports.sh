@@ -2,8 +2,8 @@
 # Checks the dynamic symbol table of librknnrt.so (or librknnmrt.so): every
 # defined symbol must start with "rknn_" (nothing of npurt's internals, the C++
 # runtime or the linker may leak), and the library's functions must be defined
-# as functions (nm type T): all 23 of rknn_api.h 2.3.2 for librknnrt; for
-# librknnmrt the 20 the vendor's 2.3.2 exports, and not the other 3.
+# as functions (nm type T): all 23 of rknn_api.h 2.3.2 and the 10 of rknn_matmul_api.h for librknnrt; for
+# librknnmrt the 20 the vendor's 2.3.2 exports, and not the other 13.
 #
 # usage: check_exports.sh NM LIBRARY [rknnrt|rknnmrt]
 set -u
@@ -41,8 +41,13 @@ rknn_set_core_mask rknn_run rknn_wait rknn_outputs_get rknn_outputs_release rknn
 rknn_create_mem_from_fd rknn_create_mem_from_mb_blk rknn_create_mem rknn_create_mem2 rknn_destroy_mem
 rknn_set_weight_mem rknn_set_internal_mem rknn_set_io_mem rknn_set_input_shape rknn_set_input_shapes
 rknn_mem_sync"
-NOT_IN_MRT="rknn_set_batch_core_num rknn_set_core_mask rknn_create_mem_from_mb_blk"
-WANT=23
+# rknn_matmul_api.h 2.3.2: librknnrt only (the RV1106 / RV1103 runtime has no Matmul API).
+MATMUL="rknn_matmul_create rknn_matmul_create_dynamic_shape rknn_matmul_set_io_mem rknn_matmul_set_core_mask
+rknn_matmul_set_quant_params rknn_matmul_get_quant_params rknn_matmul_set_dynamic_shape rknn_matmul_run
+rknn_matmul_destroy rknn_B_normal_layout_to_native_layout"
+EXPECTED="$EXPECTED $MATMUL"
+NOT_IN_MRT="rknn_set_batch_core_num rknn_set_core_mask rknn_create_mem_from_mb_blk $MATMUL"
+WANT=33
 if [ "$KIND" = rknnmrt ]; then
   for fn in $NOT_IN_MRT; do
     EXPECTED=$(printf '%s\n' $EXPECTED | grep -v -x "$fn")
