@@ -16,7 +16,12 @@
 #include "rknn_api.h"
 #include "rknn_matmul_api.h"
 
+// IEEE half: the compiler's own type (the vendor's demo carries a Float16 class for it).
+#if defined(__aarch64__) || defined(__arm__)
+typedef __fp16 float16;
+#else
 typedef _Float16 float16;
+#endif
 
 static void set_mem_from_int8_to_int4(int8_t* dst, const int8_t* src, int size) {
   for (int idx = 0; idx < size; idx += 2) dst[idx / 2] = (src[idx] & 0xf) | ((src[idx + 1] << 4) & 0xf0);
