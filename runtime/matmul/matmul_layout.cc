@@ -317,7 +317,23 @@ void GatherInt8(const void* data, const MmMatrix& m, bool transpose, int8_t* out
   });
 }
 
+// Every fp16 value as a float (256 KiB, made once): widening A runs on every rknn_matmul_run.
+const float* HalfTable() {
+  static const float* table = [] {
+    float* t = new float[65536];
+    for (uint32_t i = 0; i < 65536; ++i) t[i] = HalfToFloat(static_cast<uint16_t>(i));
+    return t;
+  }();
+  return table;
+}
+
 void GatherFloat(const void* data, const MmMatrix& m, float* out) {
+  if (m.elem == MmElem::kFloat16 && m.kind == MmLayoutKind::kRowMajor) {
+    const float* table = HalfTable();
+    const uint16_t* in = static_cast<const uint16_t*>(data);
+    for (int64_t i = 0; i < m.rows * m.cols; ++i) out[i] = table[in[i]];
+    return;
+  }
   ForEachStored(m, [&](int64_t r, int64_t c, int64_t index) {
     if (r >= m.rows || c >= m.cols) return;
     out[r * m.cols + c] = LoadElementAsFloat(data, m.elem, index);

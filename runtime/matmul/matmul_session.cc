@@ -256,7 +256,8 @@ Status MatmulSession::PrepareB() {
       os.m = sh.m, os.n = n, os.k = k;
       if (!OnednnMatMul::Supports(os)) break;
       std::unique_ptr<OnednnMatMul> mm;
-      st = OnednnMatMul::Create(os, b_float_.data(), nullptr, ThreadPool::HardwareThreads(), &mm);
+      // One row band per thread: each band reads all of B, so more bands than threads only add traffic.
+      st = OnednnMatMul::Create(os, b_float_.data(), nullptr, threads_, &mm);
       if (!st.ok()) return st;
       scratch = std::max(scratch, static_cast<size_t>(mm->slices()) * RoundUp64(mm->scratch_bytes_per_slice()));
       onednn_[sh.m] = std::move(mm);

@@ -65,7 +65,11 @@ class MatmulSession {
   Status BScale(float* scale);
   // `data` holds `size` bytes; `owner` keeps them valid. `attr` must be the current shape's matrix.
   Status Bind(MmWhich which, uint8_t* data, uint64_t size, std::shared_ptr<void> owner);
-  void SetThreads(int threads) { threads_ = threads < 1 ? 1 : threads; }
+  void SetThreads(int threads) {
+    const int t = threads < 1 ? 1 : threads;
+    if (t != threads_ && !IntegerOutput()) b_prepared_ = false;  // oneDNN's row bands follow the threads
+    threads_ = t;
+  }
   Status Run();
 
  private:
