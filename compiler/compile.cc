@@ -316,6 +316,15 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
     return EmitFinal(options.float_dtype, emit, graph, model, report);
   }
 
+  for (const IrNode& n : graph->nodes()) {
+    // Calibration runs the float model, and the converter has no code of the application's to run.
+    if (n.op_type == "Custom" && !model_params) {
+      return NPURT_ERROR(kParamInvalid,
+                         "node '%s' is a custom op: calibration runs the model, and the converter cannot run the "
+                         "application's callbacks; convert this model in float (without --quantize)",
+                         n.name.c_str());
+    }
+  }
   QuantizeOptions quant;
   NPURT_RETURN_IF_ERROR(ParseQuantAlgorithm(options.quantized_algorithm, &quant.algorithm));
   if (options.quantized_method != "channel" && options.quantized_method != "layer") {
@@ -468,6 +477,13 @@ Status CompileDynamic(const std::string& onnx_path, const CompileOptions& option
   for (size_t k = 0; k < sets.size(); ++k) {
     Status s = ImportWithShapes(onnx_path, options, sets[k], &graphs[k]);
     if (!s.ok()) return Status(s.code(), "dynamic input set " + std::to_string(k) + ": " + s.message());
+  }
+  for (const IrNode& n : graphs[largest].nodes()) {
+    if (n.op_type == "Custom") {  // its outputs' shapes are the one set the ONNX file declares
+      return NPURT_ERROR(kParamInvalid, "node '%s' is a custom op, whose output shapes the model declares once: "
+                                        "dynamic input shapes are not supported with custom ops",
+                         n.name.c_str());
+    }
   }
   EmitOptions emit;
   emit.target_platform = options.target_platform;

@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
   echo "Inputs and outputs give the accepted counts (optional inputs included). \`npurt convert\` maps each"
   echo "of them one to one; the second table lists the ONNX operators it handles otherwise (from"
   echo "\`compiler/onnx/converter_table.cc\`). Any other operator fails the conversion with its op type,"
-  echo "node name, opset and this list."
+  echo "node name, opset and this list, except nodes of domains other than ONNX's own: those become *custom*"
+  echo "operators that the application computes (\`rknn_custom_op.h\`, docs/c_api.md \"Custom operators\")."
   echo
   "$npurt_bin" ops --markdown
 } > docs/supported_ops.md

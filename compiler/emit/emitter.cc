@@ -310,6 +310,14 @@ Status EmitGraphs(const std::vector<const Graph*>& graphs, size_t root, const Em
   if (platform == nullptr) {
     return NPURT_ERROR(kParamInvalid, "unknown target platform '%s'", options.target_platform.c_str());
   }
+  for (const IrNode& n : graphs[root]->nodes()) {
+    if (n.op_type == "Custom" && !platform->custom_ops) {
+      return NPURT_ERROR(kParamInvalid,
+                         "node '%s' is a custom op, and %s's runtime (librknnmrt) has no custom op API; target a "
+                         "platform with librknnrt (rk3588, rk3576, rk356x, rk3562)",
+                         n.name.c_str(), platform->name.c_str());
+    }
+  }
   flatbuffers::FlatBufferBuilder b(1 << 16);
   b.ForceDefaults(true);  // every field present: tools and tests can patch a model in place
   WeightSection weights;

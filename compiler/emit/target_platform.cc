@@ -5,8 +5,9 @@ namespace compiler {
 namespace {
 
 const TargetPlatform kPlatforms[] = {
-    {"rk3588", 16, 8, 16}, {"rk3576", 16, 8, 16}, {"rk3568", 8, 4, 8},  {"rk3566", 8, 4, 8},
-    {"rk3562", 16, 8, 16}, {"rv1106", 16, 8, 16}, {"rv1103", 16, 8, 16},
+    {"rk3588", 16, 8, 16, true}, {"rk3576", 16, 8, 16, true}, {"rk3568", 8, 4, 8, true},
+    {"rk3566", 8, 4, 8, true},   {"rk3562", 16, 8, 16, true}, {"rv1106", 16, 8, 16, false},
+    {"rv1103", 16, 8, 16, false},
 };
 
 }  // namespace

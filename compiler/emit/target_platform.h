@@ -15,6 +15,8 @@ struct TargetPlatform {
   int c2_int8;
   int c2_fp16;    // also int16
   int width_align;
+  // The platform's runtime has rknn_custom_op.h (librknnrt); RV1106 / RV1103's librknnmrt does not.
+  bool custom_ops;
 };
 
 // nullptr for an unknown name.

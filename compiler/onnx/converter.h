@@ -131,6 +131,11 @@ const std::vector<OnnxConverter>& OnnxConverters();
 const OnnxConverter* FindOnnxConverter(const std::string& op_type);
 
 // ---- Converters (defined in convert_<family>.cc) ----
+// convert_custom.cc: nodes of domains other than ONNX's own become custom operators (rknn_custom_op.h).
+bool IsOnnxDomain(const std::string& domain);
+// The type and static shape the model declares for a tensor name (false: none, or not static).
+using DeclaredTensorFn = std::function<bool(const std::string& name, Shape* shape, DataType* dtype)>;
+Status ConvertCustomNode(NodeContext& ctx, const DeclaredTensorFn& declared, std::vector<int>* outputs);
 // convert_generic.cc: runtime op of the same name, attributes copied verbatim.
 Status ConvertGeneric(NodeContext& ctx, std::vector<int>* outputs);
 // Fails unless the inputs that decide the output shape (Reshape's shape,

@@ -99,6 +99,7 @@ const std::vector<OnnxConverter>& OnnxConverters() {
     std::vector<OnnxConverter> all;
     // Every runtime op (ops.def order): its override, or a verbatim copy.
     for (const OpDef* def : AllOps()) {
+      if (def->custom) continue;  // made from other domains' nodes (ConvertCustomNode), never from an ONNX op
       OnnxConverter c = {def->name, ConvertGeneric, kRt, ""};
       for (const OnnxConverter& o : RuntimeOpOverrides()) {
         if (std::strcmp(o.op_type, def->name) == 0) c = o;

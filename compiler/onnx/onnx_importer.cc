@@ -445,8 +445,9 @@ class Importer {
   }
 
   Status ConvertNodeProto(const onnx::NodeProto& node, const std::string& name) {
+    const bool custom = !onnx_import::IsOnnxDomain(node.domain());
     const OnnxConverter* conv = IsDefaultDomain(node.domain()) ? onnx_import::FindOnnxConverter(node.op_type()) : nullptr;
-    if (conv == nullptr) {
+    if (conv == nullptr && !custom) {
       return NPURT_ERROR(kModelInvalid,
                          "node '%s': unsupported operator '%s' (domain '%s', opset %d); supported ONNX operators: %s",
                          name.c_str(), node.op_type().c_str(), node.domain().empty() ? "ai.onnx" : node.domain().c_str(),
@@ -469,7 +470,13 @@ class Importer {
     ctx.set_subgraph_importer(&subgraph_importer_);
     const size_t first_new = graph_->tensors().size();
     std::vector<int> produced;
-    NPURT_RETURN_IF_ERROR(conv->convert(ctx, &produced));
+    if (custom) {
+      NPURT_RETURN_IF_ERROR(onnx_import::ConvertCustomNode(
+          ctx, [this](const std::string& n, Shape* shape, DataType* dtype) { return DeclaredStatic(n, shape, dtype); },
+          &produced));
+    } else {
+      NPURT_RETURN_IF_ERROR(conv->convert(ctx, &produced));
+    }
     for (int i = 0; i < node.output_size(); ++i) {
       const std::string& out = node.output(i);
       if (out.empty() || cut_inputs_.count(out)) continue;

@@ -311,6 +311,16 @@ int rknn_init(rknn_context* context, void* model, uint32_t size, uint32_t flag, 
     auto entry = std::make_shared<ContextEntry>();
     s = Context::Create(m, options, &entry->context);
     if (!s.ok()) return Fail("rknn_init", s);
+    std::string custom;
+    for (const std::string& type : entry->context->CustomOpTypes()) custom += (custom.empty() ? "" : ", ") + type;
+    if (!custom.empty() && api::MiniRuntime()) {
+      return Fail("rknn_init", NPURT_ERROR(kModelInvalid, "the model has custom ops (%s): librknnmrt (RV1106 / RV1103 "
+                                                          "class) has no custom op API", custom.c_str()));
+    }
+    if (!custom.empty()) {
+      NPURT_LOG(kInfo, "rknn_init: the model has custom ops: register %s with rknn_register_custom_ops before rknn_run",
+                custom.c_str());
+    }
     LogModelInfo(*m);
     const uint64_t handle = HandleTable::Get().Add(std::move(entry));
     if (handle == 0) return Fail("rknn_init", StatusCode::kMallocFail, "out of context handles");

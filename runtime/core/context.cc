@@ -104,7 +104,55 @@ Status Context::Create(std::shared_ptr<const Model> model, const ContextOptions&
 Status Context::Duplicate(std::unique_ptr<Context>* out) const {
   ContextOptions options = options_;
   options.shares_weights = true;
-  return Create(model_, options, out);
+  std::unique_ptr<Context> ctx(new (std::nothrow) Context(model_, options));
+  if (!ctx) return NPURT_ERROR(kMallocFail, "out of memory creating a context");
+  ctx->custom_ops_ = custom_ops_.Clone();  // the same callbacks; each node's init runs as it is prepared
+  NPURT_RETURN_IF_ERROR(ctx->Init());
+  *out = std::move(ctx);
+  return Status::Ok();
+}
+
+Status Context::RegisterCustomOps(const rknn_custom_op* ops, uint32_t count) {
+  static_cast<void>(WaitIdle());  // the async worker runs the nodes
+  if (options_.model_info_only) return InfoOnlyError();
+  for (uint32_t k = 0; k < count; ++k) {
+    Status s = CheckCustomOp(ops[k]);
+    if (!s.ok()) return Status(s.code(), "op " + std::to_string(k) + ": " + s.message());
+    const char* type = ops[k].op_type;
+    bool repeated = custom_ops_.Find(type) != nullptr;
+    for (uint32_t j = 0; j < k; ++j) repeated |= std::strcmp(type, ops[j].op_type) == 0;
+    NPURT_CHECK_OR_RETURN(!repeated, kParamInvalid, "op %u: custom op type '%s' is registered already", k, type);
+  }
+  const std::vector<std::string> used = CustomOpTypes();
+  for (uint32_t k = 0; k < count; ++k) {
+    const std::string type = ops[k].op_type;
+    if (std::find(used.begin(), used.end(), type) == used.end()) {
+      NPURT_LOG(kWarning, "rknn_register_custom_ops: the model has no custom op of type '%s'", type.c_str());
+    }
+    custom_ops_.Add(ops[k]);
+    for (OpNode& node : nodes_) {
+      if (CustomOpTypeOf(node) != type) continue;
+      Status s = BindCustomNode(&node);
+      if (!s.ok()) {
+        for (OpNode& n : nodes_) {
+          if (CustomOpTypeOf(n) == type) UnbindCustomNode(&n);
+        }
+        custom_ops_.Remove(type);
+        return s;
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> Context::CustomOpTypes() const {
+  std::vector<std::string> types;
+  for (const OpDesc& op : graph_->ops) {
+    std::string type;
+    if (!op.def->custom || !op.attrs.GetString(kCustomOpTypeAttr, "", &type).ok()) continue;
+    if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
+  }
+  return types;
 }
 
 Status Context::Init() {
@@ -186,6 +234,7 @@ Status Context::BindGraph(const ModelGraph& g) {
     // A view's values are its input's; ops that keep fp16 values leave nothing to round.
     n.round_to_half = d.def->view || d.def->keeps_half_values ? nullptr : round_to_half_;
     n.may_pack_constants = !options_.weights_outside;
+    n.custom_ops = &custom_ops_;
     n.def = d.def;
     n.name = d.name;
     n.attrs = d.attrs;

@@ -18,6 +18,7 @@
 #include "runtime/core/native_layout.h"
 #include "runtime/core/profiler.h"
 #include "runtime/device/dma_buffer.h"
+#include "runtime/ops/custom_op.h"
 #include "runtime/ops/op.h"
 
 namespace npurt {
@@ -126,6 +127,12 @@ class Context {
   // The prepared ops of the bound graph, in execution order (their kernels: `npurt info`).
   const std::vector<OpNode>& nodes() const { return nodes_; }
 
+  // rknn_register_custom_ops: adds the op types (after checking every entry) and runs `init` for each
+  // node of them. A type whose init fails is not registered (the nodes it had started are destroyed).
+  Status RegisterCustomOps(const rknn_custom_op* ops, uint32_t count);
+  // The custom op types the model's graph runs, each once (what rknn_register_custom_ops must cover).
+  std::vector<std::string> CustomOpTypes() const;
+
   // Threads the context's ops may split their work over (rknn_set_core_mask); waits for a frame in flight.
   void SetThreads(int threads);
   int threads() const { return threads_; }
@@ -157,6 +164,7 @@ class Context {
   uint64_t scratch_bytes_ = 0;
   std::vector<uint8_t*> input_buffers_;
   std::vector<uint8_t*> output_buffers_;
+  CustomOpTable custom_ops_;  // before nodes_: their states point into it until they are destroyed
   std::vector<Tensor> tensors_;
   std::vector<OpNode> nodes_;
   std::vector<bool> input_set_;

@@ -45,6 +45,7 @@ struct OpState {
 };
 
 struct OpDef;
+class CustomOpTable;
 
 struct OpNode {
   const OpDef* def = nullptr;
@@ -82,6 +83,9 @@ struct OpNode {
   // fp16 models (Model::float_dtype): the executor rounds each float32 output to fp16 values after eval,
   // as the NPU stores an op's output (runtime/core/half_storage.h). nullptr: outputs stay float32.
   int64_t (*round_to_half)(float* x, int64_t n) = nullptr;
+  // The custom op types the application registered on the context (runtime/ops/custom_op.h); read by
+  // Custom nodes only. nullptr: none (the compiler's own runs).
+  const CustomOpTable* custom_ops = nullptr;
 
   const Tensor* input(size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
   template <typename T>
@@ -109,6 +113,9 @@ struct OpDef {
   // Given fp16 values, every float output value is an fp16 value: a copy, a choice among its inputs'
   // values (max, min, Where) or |x| / Relu of one. An fp16 model does not round after it (nothing changes).
   bool keeps_half_values = false;
+  // The application's operator (runtime/ops/custom_op.h), not an ONNX one: the importer makes it from nodes
+  // of other domains only, never from an ONNX node of the same name.
+  bool custom = false;
 };
 
 // Every op listed in ops.def, in that order.

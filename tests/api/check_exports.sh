@@ -2,7 +2,7 @@
 # Checks the dynamic symbol table of librknnrt.so (or librknnmrt.so): every
 # defined symbol must start with "rknn_" (nothing of npurt's internals, the C++
 # runtime or the linker may leak), and the library's functions must be defined
-# as functions (nm type T): all 23 of rknn_api.h 2.3.2 and the 10 of rknn_matmul_api.h for librknnrt; for
+# as functions (nm type T): all 23 of rknn_api.h 2.3.2, the 10 of rknn_matmul_api.h and the 2 of rknn_custom_op.h for librknnrt; for
 # librknnmrt the 20 the vendor's 2.3.2 exports, and not the other 13.
 #
 # usage: check_exports.sh NM LIBRARY [rknnrt|rknnmrt]
@@ -45,9 +45,11 @@ rknn_mem_sync"
 MATMUL="rknn_matmul_create rknn_matmul_create_dynamic_shape rknn_matmul_set_io_mem rknn_matmul_set_core_mask
 rknn_matmul_set_quant_params rknn_matmul_get_quant_params rknn_matmul_set_dynamic_shape rknn_matmul_run
 rknn_matmul_destroy rknn_B_normal_layout_to_native_layout"
-EXPECTED="$EXPECTED $MATMUL"
-NOT_IN_MRT="rknn_set_batch_core_num rknn_set_core_mask rknn_create_mem_from_mb_blk $MATMUL"
-WANT=33
+# rknn_custom_op.h 2.3.2: librknnrt only too.
+CUSTOM_OP="rknn_register_custom_ops rknn_custom_op_get_op_attr"
+EXPECTED="$EXPECTED $MATMUL $CUSTOM_OP"
+NOT_IN_MRT="rknn_set_batch_core_num rknn_set_core_mask rknn_create_mem_from_mb_blk $MATMUL $CUSTOM_OP"
+WANT=35
 if [ "$KIND" = rknnmrt ]; then
   for fn in $NOT_IN_MRT; do
     EXPECTED=$(printf '%s\n' $EXPECTED | grep -v -x "$fn")

@@ -165,6 +165,10 @@ class OnnxBuilder {
     for (const std::string& o : outputs) n->add_output(o);
     return n;
   }
+  // Declares a tensor's type and shape in graph.value_info (what onnx.shape_inference writes).
+  void ValueInfo(const std::string& name, const Ints& dims, int elem_type = onnx::TensorProto::FLOAT) {
+    SetValueInfo(graph().add_value_info(), name, dims, elem_type, {});
+  }
   static void SubgraphOutput(onnx::GraphProto* g, const std::string& name, int elem_type = onnx::TensorProto::FLOAT) {
     onnx::ValueInfoProto* v = g->add_output();
     v->set_name(name);

@@ -30,10 +30,13 @@ void AddOpsCommand(CLI::App& app, int* exit_code) {
       std::snprintf(outs, sizeof(outs), op->min_outputs == op->max_outputs ? "%d" : "%d-%d", op->min_outputs,
                     op->max_outputs);
       const char* quantized = compiler::QuantizedStorage(op->name);
+      // Custom: the application's callbacks compute it (nodes of non-ONNX domains, rknn_custom_op.h).
+      const char* name = op->custom ? "Custom (any non-ONNX domain)" : op->name;
       if (markdown) {
-        std::printf("| %s | %s | %s | float32 | %s |\n", op->name, ins, outs, quantized);
+        std::printf("| %s | %s | %s | %s | %s |\n", name, ins, outs, op->custom ? "float32 (callbacks)" : "float32",
+                    quantized);
       } else {
-        std::printf("%-26s %-8s %-8s %-6s %s\n", op->name, ins, outs, "fp32", quantized);
+        std::printf("%-26s %-8s %-8s %-6s %s\n", name, ins, outs, op->custom ? "app" : "fp32", quantized);
       }
     }
     // The ONNX ops `npurt convert` accepts beyond the runtime ops: lowered onto
