@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 
 #include "compiler/emit/target_platform.h"
@@ -241,6 +242,35 @@ Status CheckInitializes(const std::vector<uint8_t>& model, const char* what) {
   return Status::Ok();
 }
 
+// rknn-toolkit2's remove_weight: `full` again without its shareable constants (emitted from the same final
+// graphs), checked to initialize with a context of `full` lending them, as RKNN_FLAG_SHARE_WEIGHT_MEM will.
+// `emit_graphs` emits the final graph(s) with the options it is given.
+Status RemoveWeights(const CompileOptions& options,
+                     const std::function<Status(const EmitOptions&, std::vector<uint8_t>*)>& emit_graphs,
+                     std::vector<uint8_t>* model) {
+  EmitOptions emit;
+  emit.target_platform = options.target_platform;
+  emit.custom_string = options.custom_string;
+  emit.float_dtype = options.float_dtype == DataType::kFloat16 ? DataType::kFloat16 : DataType::kFloat32;
+  std::vector<uint8_t> same;
+  NPURT_RETURN_IF_ERROR(emit_graphs(emit, &same));
+  if (same != *model) return NPURT_ERROR(kFail, "internal error: remove_weight: the model does not emit again the same");
+  emit.remove_weight = true;
+  std::vector<uint8_t> weightless;
+  NPURT_RETURN_IF_ERROR(emit_graphs(emit, &weightless));
+  std::shared_ptr<const Model> full_model, weightless_model;
+  std::unique_ptr<Context> owner, sharer;
+  Status s = Model::Load(model->data(), model->size(), &full_model);
+  if (s.ok()) s = Model::Load(weightless.data(), weightless.size(), &weightless_model);
+  if (s.ok()) s = Context::Create(full_model, ContextOptions(), &owner);
+  ContextOptions shares;
+  shares.weights_from = owner.get();
+  if (s.ok()) s = Context::Create(weightless_model, shares, &sharer);
+  if (!s.ok()) return NPURT_ERROR(kFail, "internal error: the remove_weight model does not initialize: %s", s.message().c_str());
+  *model = std::move(weightless);
+  return Status::Ok();
+}
+
 // The model file Build returns: with float16, the float constants rounded first (they are not needed in
 // float32 afterwards) and the runtime told to round every float op's output.
 Status EmitFinal(DataType float_dtype, const EmitOptions& emit, Graph* graph, std::vector<uint8_t>* model,
@@ -295,7 +325,9 @@ Status BuildWithModelParams(const CompileOptions& options, const EmitOptions& em
 
 }  // namespace
 
-Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
+namespace {
+
+Status BuildFull(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
   // Calibration, hybrid choices and bias correction run the model through the runtime: on the reference
   // kernels, so that a conversion gives the same file on every machine (optimized kernels differ by the
   // CPU's ISA in their float sums; int8 is the reference's bits on every target, but calibration reads float too).
@@ -378,6 +410,15 @@ Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* 
   report->quantized = true;
   report->calibration_samples = samples.size();
   return EmitQuantizedModel(options.float_dtype, emit, graph, model, report);
+}
+
+}  // namespace
+
+Status Build(const CompileOptions& options, Graph* graph, std::vector<uint8_t>* model, BuildReport* report) {
+  NPURT_RETURN_IF_ERROR(BuildFull(options, graph, model, report));  // leaves in `graph` what it emitted last
+  if (!options.remove_weight) return Status::Ok();
+  return RemoveWeights(
+      options, [graph](const EmitOptions& o, std::vector<uint8_t>* file) { return EmitModel(*graph, o, file); }, model);
 }
 
 namespace {
@@ -514,7 +555,11 @@ Status CompileDynamic(const std::string& onnx_path, const CompileOptions& option
     emit.float_dtype = DataType::kFloat16;
   }
   NPURT_RETURN_IF_ERROR(EmitDynamicModel(graphs, largest, emit, model));
-  return CheckInitializes(*model, "dynamic-shape");
+  NPURT_RETURN_IF_ERROR(CheckInitializes(*model, "dynamic-shape"));
+  if (!options.remove_weight) return Status::Ok();
+  return RemoveWeights(
+      options, [&](const EmitOptions& o, std::vector<uint8_t>* file) { return EmitDynamicModel(graphs, largest, o, file); },
+      model);
 }
 
 }  // namespace

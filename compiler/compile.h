@@ -41,6 +41,10 @@ struct CompileOptions {
   // numbers. `npurt convert` and the Python toolkit default to float16, as the board; this struct to
   // float32, for the parity harnesses and tools that compare with float32 references.
   DataType float_dtype = DataType::kFloat32;
+  // rknn-toolkit2's config(remove_weight=True) (`--remove-weight`): the model leaves out its constants of
+  // 1 KiB or more and takes them at rknn_init from a context of the model converted from the same weights
+  // and settings without it (RKNN_FLAG_SHARE_WEIGHT_MEM); docs/c_api.md "Shared weights".
+  bool remove_weight = false;
   // rknn-toolkit2's rknn_batch_size (`--batch-size`): > 1 turns a batch-1 model into one that takes
   // this many frames per run; every output must then have it as its first dim. Calibration feeds each
   // sample to every batch slot.

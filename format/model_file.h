@@ -42,6 +42,13 @@ struct ModelFileView {
 
 uint64_t ModelChecksum(const uint8_t* data, size_t size);
 
+// Constants this large or larger carry a content hash (Tensor.content_hash), by which a model converted
+// with remove_weight finds its weights in another context's model (RKNN_FLAG_SHARE_WEIGHT_MEM); smaller
+// ones (shape vectors, scalars) stay in every file.
+constexpr uint64_t kShareableConstantBytes = 1024;
+// Never 0 (0 means "no hash").
+inline uint64_t ConstantContentHash(const uint8_t* data, size_t size) { return ModelChecksum(data, size) | 1; }
+
 // Checks header, bounds, checksum and the FlatBuffers structure. Structural
 // problems give kModelInvalid with a message saying what is wrong; vendor
 // (.rknn from rknn-toolkit2) files are recognised and named as such.

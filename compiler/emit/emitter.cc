@@ -52,6 +52,7 @@ struct EmitTensor {
   uint64_t offset = 0;
   uint64_t size = 0;  // as stored
   bool half = false;  // stored as fp16 (fb::Tensor::stored_as)
+  uint64_t content_hash = 0;  // constants of kShareableConstantBytes or more
   int first_use = -1;
   int last_use = -1;
 };
@@ -115,7 +116,7 @@ struct GraphTables {
 };
 
 Status EmitGraph(const Graph& graph_in, const TargetPlatform* platform, flatbuffers::FlatBufferBuilder& b,
-                 bool half_weights, WeightSection* weights, GraphTables* tables) {
+                 bool half_weights, bool remove_weight, WeightSection* weights, GraphTables* tables) {
   Graph graph = graph_in;
   if (graph.inputs().empty() || graph.outputs().empty()) return NPURT_ERROR(kModelInvalid, "graph has no inputs or no outputs");
   // An output that is an input or a constant needs a node that writes it.
@@ -185,7 +186,13 @@ Status EmitGraph(const Graph& graph_in, const TargetPlatform* platform, flatbuff
       std::vector<uint8_t> half;
       et[i].half = half_weights && HalfBytes(t, &half);
       if (et[i].half) et[i].size = half.size();
-      et[i].offset = weights->Add(t.name, et[i].half ? half : t.data);
+      const std::vector<uint8_t>& stored = et[i].half ? half : t.data;
+      if (stored.size() >= kShareableConstantBytes) et[i].content_hash = ConstantContentHash(stored.data(), stored.size());
+      if (remove_weight && et[i].content_hash != 0) {
+        et[i].storage = Storage::kShared;
+      } else {
+        et[i].offset = weights->Add(t.name, stored);
+      }
     } else if (et[i].storage == Storage::kArena && et[i].first_use < 0) {
       return NPURT_ERROR(kModelInvalid, "tensor '%s' is read but never written", t.name.c_str());
     }
@@ -253,6 +260,7 @@ Status EmitGraph(const Graph& graph_in, const TargetPlatform* platform, flatbuff
     tb.add_size(et[i].size);
     if (!t.quant.scale.empty()) tb.add_quant(quant);
     tb.add_stored_as(et[i].half ? fb::DataType::FLOAT16 : fb::DataType::FLOAT32);
+    tb.add_content_hash(et[i].content_hash);
     fb_tensors.push_back(tb.Finish());
   }
   std::vector<flatbuffers::Offset<fb::Op>> fb_ops;
@@ -323,11 +331,11 @@ Status EmitGraphs(const std::vector<const Graph*>& graphs, size_t root, const Em
   WeightSection weights;
   GraphTables main;
   const bool half_weights = options.float_dtype == DataType::kFloat16;
-  NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[root], platform, b, half_weights, &weights, &main));
+  NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[root], platform, b, half_weights, options.remove_weight, &weights, &main));
   std::vector<flatbuffers::Offset<fb::ShapeSet>> sets;
   for (size_t k = 0; graphs.size() > 1 && k < graphs.size(); ++k) {
     GraphTables t;
-    NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[k], platform, b, half_weights, &weights, &t));
+    NPURT_RETURN_IF_ERROR(EmitGraph(*graphs[k], platform, b, half_weights, options.remove_weight, &weights, &t));
     sets.push_back(fb::CreateShapeSet(b, t.tensors, t.ops, t.inputs, t.outputs, t.plan));
   }
   std::vector<uint8_t>& bytes = weights.Finish();

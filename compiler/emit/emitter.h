@@ -20,6 +20,10 @@ struct EmitOptions {
   // kFloat16: the runtime rounds every float op's output to fp16 (format/model.fbs Model.float_dtype);
   // the graph's float constants must already be fp16 values (RoundFloatConstantsToHalf).
   DataType float_dtype = DataType::kFloat32;
+  // rknn-toolkit2's config(remove_weight=True): constants of kShareableConstantBytes or more are left out
+  // (Storage SHARED, found by content hash), to be taken at rknn_init from the model of another context
+  // (RKNN_FLAG_SHARE_WEIGHT_MEM) converted from the same weights.
+  bool remove_weight = false;
 };
 
 // `graph` must have shapes (InferShapes). Fails with kModelInvalid naming the problem.

@@ -73,6 +73,9 @@ inline std::shared_ptr<ContextEntry> LookupMatmul(const char* api, rknn_context 
   return e;
 }
 
+// A fresh address in the runtime's device address space for `size` bytes (rknn_mem_api.cc).
+uint64_t NewDeviceAddress(uint64_t size);
+
 // What keeps memory of rknn_create_mem* alive, when [data, data + size) lies in such memory; else null
 // (the application's own memory). Defined in rknn_mem_api.cc.
 std::shared_ptr<void> MemoryOwnerOf(const void* data, uint64_t size);

@@ -20,6 +20,7 @@ struct ContextEntry {
   std::shared_ptr<MatmulSession> matmul;
   uint32_t core_mask = 0;
   uint64_t frame_id = 0;
+  uint64_t model_device_address = 0;  // RKNN_QUERY_DEVICE_MEM_INFO's phys_addr, given at the first query
 };
 
 class HandleTable {

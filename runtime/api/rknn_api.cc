@@ -68,8 +68,7 @@ using api::ValidFormat;
 constexpr const char* kApiVersion = "2.3.2 (npurt 0.1.0)";
 constexpr const char* kDriverVersion = "npurt-cpu 0.1.0";
 
-constexpr uint32_t kUnsupportedInitFlags = RKNN_FLAG_SHARE_WEIGHT_MEM | RKNN_FLAG_FENCE_IN_OUTSIDE |
-                                           RKNN_FLAG_FENCE_OUT_OUTSIDE;
+constexpr uint32_t kUnsupportedInitFlags = RKNN_FLAG_FENCE_IN_OUTSIDE | RKNN_FLAG_FENCE_OUT_OUTSIDE;
 
 // librknnmrt refuses what the RV1106 / RV1103-class runtime refuses. The board logs "<call>, context config
 // invalid!" for the general API's calls there; the matching code is RKNN_ERR_CTX_INVALID.
@@ -101,6 +100,18 @@ int CheckModelForLibrary(const Model& m, uint32_t flag) {
     if (flag & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY) {
       return Fail("rknn_init", StatusCode::kParamInvalid,
                   "RKNN_FLAG_MODEL_BUFFER_ZERO_COPY is not supported by librknnmrt (RV1106 / RV1103 class)");
+    }
+    // The RV1106 / RV1103 NPU runs int8 models: their inputs and outputs are int8 codes.
+    for (int pass = 0; pass < 2; ++pass) {
+      const std::vector<IoDesc>& list = pass == 0 ? m.inputs() : m.outputs();
+      for (const IoDesc& io : list) {
+        const TensorDesc& t = m.tensors()[static_cast<size_t>(io.tensor)];
+        if (t.dtype != DataType::kInt8 || t.quant.empty()) {
+          return Fail("rknn_init", NPURT_ERROR(kModelInvalid, "librknnmrt (RV1106 / RV1103 class) runs int8 models; "
+                                                              "%s '%s' is %s: convert the model with --quantize",
+                                               pass == 0 ? "input" : "output", t.name.c_str(), DataTypeName(t.dtype)));
+        }
+      }
     }
   } else if (mini_model) {
     NPURT_LOG(kWarning, "rknn_init: a model for %s runs on the board in librknnmrt.so, which refuses "
@@ -309,7 +320,28 @@ int rknn_init(rknn_context* context, void* model, uint32_t size, uint32_t flag, 
     options.async = (flag & RKNN_FLAG_ASYNC_MASK) != 0;
     options.internal_outside = (flag & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE)) != 0;
     auto entry = std::make_shared<ContextEntry>();
+    std::shared_ptr<ContextEntry> owner;  // RKNN_FLAG_SHARE_WEIGHT_MEM: the context lending its weights
+    std::unique_lock<std::mutex> owner_lock;
+    if (flag & RKNN_FLAG_SHARE_WEIGHT_MEM) {
+      if (api::MiniRuntime()) {
+        return Fail("rknn_init", StatusCode::kParamInvalid,
+                    "RKNN_FLAG_SHARE_WEIGHT_MEM is not supported by librknnmrt (RV1106 / RV1103 class)");
+      }
+      if (extend == nullptr) {
+        return Fail("rknn_init", StatusCode::kParamInvalid,
+                    "RKNN_FLAG_SHARE_WEIGHT_MEM needs extend->ctx: the context whose weights to share");
+      }
+      owner = Lookup("rknn_init (extend->ctx)", extend->ctx);
+      if (!owner) return RKNN_ERR_CTX_INVALID;
+      owner_lock = std::unique_lock<std::mutex>(owner->context->mutex());
+      options.weights_from = owner->context.get();
+      if (!m->has_shared_constants()) {
+        NPURT_LOG(kWarning, "rknn_init: RKNN_FLAG_SHARE_WEIGHT_MEM with a model that has its own weights (not "
+                            "converted with remove_weight): nothing is shared");
+      }
+    }
     s = Context::Create(m, options, &entry->context);
+    if (owner_lock.owns_lock()) owner_lock.unlock();
     if (!s.ok()) return Fail("rknn_init", s);
     std::string custom;
     for (const std::string& type : entry->context->CustomOpTypes()) custom += (custom.empty() ? "" : ", ") + type;
@@ -456,9 +488,25 @@ int rknn_query(rknn_context context, rknn_query_cmd cmd, void* info, uint32_t si
         return RKNN_SUCC;
       }
       case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return QueryDynamicRange(m, info, size);
-      case RKNN_QUERY_DEVICE_MEM_INFO:
-        return Fail("rknn_query", StatusCode::kParamInvalid,
-                    "RKNN_QUERY_DEVICE_MEM_INFO exists only on RV1106/RV1103-class platforms");
+      case RKNN_QUERY_DEVICE_MEM_INFO: {
+        // The CN reference: "the model buffer the runtime allocated: its fd, physical address ...", answered on
+        // the RV1106 / RV1103 class only. Here: the runtime's copy (or mapping) of the model file.
+        if (!api::MiniRuntimePlatform(m.target_platform())) {
+          return Fail("rknn_query", NPURT_ERROR(kParamInvalid, "RKNN_QUERY_DEVICE_MEM_INFO is answered for RV1106 / "
+                                                               "RV1103-class models only; this model is for %s",
+                                                m.target_platform().c_str()));
+        }
+        if (int r = too_small(sizeof(rknn_tensor_mem))) return r;
+        if (e->model_device_address == 0) e->model_device_address = api::NewDeviceAddress(m.file_size());
+        auto* mem = static_cast<rknn_tensor_mem*>(info);
+        std::memset(mem, 0, sizeof(*mem));
+        mem->virt_addr = const_cast<uint8_t*>(m.file_data());
+        mem->phys_addr = e->model_device_address;
+        mem->fd = -1;  // no dma-buf off the board
+        mem->size = static_cast<uint32_t>(m.file_size());
+        mem->flags = RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE;
+        return RKNN_SUCC;
+      }
       default:
         return Fail("rknn_query", NPURT_ERROR(kParamInvalid, "unknown query command %d", raw_cmd));
     }

@@ -27,6 +27,7 @@
 #include <unordered_map>
 
 #include "rknn_api.h"
+#include "runtime/api/api_library.h"
 #include "runtime/api/api_util.h"
 #include "runtime/core/native_layout.h"
 #include "runtime/device/dma_buffer.h"
@@ -212,7 +213,29 @@ Status ResolveIo(const Model& m, const rknn_tensor_attr& attr, bool* is_input) {
   return Status::Ok();
 }
 
+// The buffer forms the RV1106 / RV1103 runtime takes (C API reference, zero-copy chapter): an input as
+// uint8 NHWC converted by the runtime, or int8 codes already in the native layout; an output as int8 codes
+// in the native layout (NC1HWC2, or NHWC by RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR). No float conversion there.
+Status CheckMiniRuntimeBinding(bool is_input, int32_t type, int32_t fmt, bool pass_through) {
+  const char* t = DataTypeName(static_cast<DataType>(type));
+  const char* f = LayoutName(static_cast<Layout>(fmt));
+  if (is_input) {
+    const bool converted = type == RKNN_TENSOR_UINT8 && fmt == RKNN_TENSOR_NHWC && !pass_through;
+    const bool native = type == RKNN_TENSOR_INT8 && pass_through && (fmt == RKNN_TENSOR_NHWC || fmt == RKNN_TENSOR_NC1HWC2);
+    if (converted || native) return Status::Ok();
+    return NPURT_ERROR(kParamInvalid, "librknnmrt (RV1106 / RV1103 class) takes an input as uint8 NHWC "
+                                      "(pass_through 0) or as int8 in the native layout (pass_through 1, NHWC or "
+                                      "NC1HWC2), not %s %s with pass_through %d", t, f, pass_through ? 1 : 0);
+  }
+  if (type == RKNN_TENSOR_INT8 && (fmt == RKNN_TENSOR_NC1HWC2 || fmt == RKNN_TENSOR_NHWC)) return Status::Ok();
+  return NPURT_ERROR(kParamInvalid, "librknnmrt (RV1106 / RV1103 class) writes an output as int8 in the native layout "
+                                    "(RKNN_QUERY_NATIVE_OUTPUT_ATTR: NC1HWC2, or RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR), "
+                                    "not %s %s; dequantize with the attr's zp and scale", t, f);
+}
+
 }  // namespace
+
+uint64_t api::NewDeviceAddress(uint64_t size) { return MemTable::Get().NextDeviceAddress(size); }
 
 std::shared_ptr<void> api::MemoryOwnerOf(const void* data, uint64_t size) {
   return MemTable::Get().OwnerOf(static_cast<const uint8_t*>(data), size);
@@ -401,6 +424,10 @@ int rknn_set_io_mem(rknn_context ctx, rknn_tensor_mem* mem, rknn_tensor_attr* at
     bool is_input = true;
     Status s = ResolveIo(context.model(), *attr, &is_input);
     if (!s.ok()) return Fail(kApi, s);
+    if (api::MiniRuntime()) {
+      s = CheckMiniRuntimeBinding(is_input, type, fmt, attr->pass_through != 0);
+      if (!s.ok()) return Fail(kApi, s);
+    }
     IoBinding binding;
     binding.buffer.data = record.data;
     binding.buffer.size = record.size;

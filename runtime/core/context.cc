@@ -104,6 +104,7 @@ Status Context::Create(std::shared_ptr<const Model> model, const ContextOptions&
 Status Context::Duplicate(std::unique_ptr<Context>* out) const {
   ContextOptions options = options_;
   options.shares_weights = true;
+  options.weights_from = this;  // a remove_weight model's copy reads the same shared weights
   std::unique_ptr<Context> ctx(new (std::nothrow) Context(model_, options));
   if (!ctx) return NPURT_ERROR(kMallocFail, "out of memory creating a context");
   ctx->custom_ops_ = custom_ops_.Clone();  // the same callbacks; each node's init runs as it is prepared
@@ -155,9 +156,62 @@ std::vector<std::string> Context::CustomOpTypes() const {
   return types;
 }
 
+Status Context::ResolveSharedConstants() {
+  const Context* owner = options_.weights_from;
+  options_.weights_from = nullptr;  // not kept: the owner may go away first
+  if (!model_->has_shared_constants()) return Status::Ok();
+  if (owner == nullptr) {
+    return NPURT_ERROR(kModelInvalid, "the model was converted with remove_weight: its weights are another "
+                                      "model's; init it with RKNN_FLAG_SHARE_WEIGHT_MEM and extend->ctx set to "
+                                      "a context of the model that has them");
+  }
+  if (options_.weights_outside || owner->options_.weights_outside) {
+    return NPURT_ERROR(kParamInvalid, "shared weights (RKNN_FLAG_SHARE_WEIGHT_MEM) are read where the sharing "
+                                      "context's model holds them: neither context may take RKNN_FLAG_MEM_ALLOC_OUTSIDE");
+  }
+  std::vector<const ModelGraph*> graphs = {&model_->graph()};
+  for (const ModelGraph& g : model_->shape_sets()) graphs.push_back(&g);
+  for (const ModelGraph* g : graphs) {
+    std::vector<const uint8_t*>& data = shared_constants_[g];
+    data.assign(g->tensors.size(), nullptr);
+    for (size_t i = 0; i < g->tensors.size(); ++i) {
+      const TensorDesc& d = g->tensors[i];
+      if (d.storage != Storage::kShared) continue;
+      data[i] = owner->FindConstant(d.content_hash, d.size, d.dtype);
+      if (data[i] == nullptr) {
+        return NPURT_ERROR(kModelInvalid, "weight '%s' (%s, %llu bytes) of this remove_weight model is not among the "
+                                          "weights of the context given in extend->ctx: convert both models from the "
+                                          "same weights and settings (float type, quantization)",
+                           d.name.c_str(), DataTypeName(d.dtype), static_cast<unsigned long long>(d.size));
+      }
+    }
+  }
+  weight_models_ = owner->weight_models_;
+  weight_models_.push_back(owner->model_);
+  return Status::Ok();
+}
+
+const uint8_t* Context::FindConstant(uint64_t content_hash, uint64_t size, DataType dtype) const {
+  std::vector<const ModelGraph*> graphs = {&model_->graph()};
+  for (const ModelGraph& g : model_->shape_sets()) graphs.push_back(&g);
+  for (const ModelGraph* g : graphs) {
+    for (size_t i = 0; i < g->tensors.size(); ++i) {
+      const TensorDesc& d = g->tensors[i];
+      if (d.content_hash != content_hash || d.size != size || d.dtype != dtype) continue;
+      if (d.storage == Storage::kConstant) return model_->weights() + d.offset;
+      if (d.storage == Storage::kShared) {
+        auto it = shared_constants_.find(g);
+        if (it != shared_constants_.end() && it->second[i] != nullptr) return it->second[i];
+      }
+    }
+  }
+  return nullptr;
+}
+
 Status Context::Init() {
   const Model& m = *model_;
-  if (options_.model_info_only) return Status::Ok();
+  if (options_.model_info_only) return Status::Ok();  // sizes only: nothing to read, shared or not
+  NPURT_RETURN_IF_ERROR(ResolveSharedConstants());
   {
     const MemorySizes sizes = memory_sizes();
     NPURT_RETURN_IF_ERROR(device_memory_.Acquire(sizes.total_allocated - (options_.internal_outside ? 0 : sizes.internal),
@@ -217,6 +271,10 @@ Status Context::BindGraph(const ModelGraph& g) {
       case Storage::kConstant:
         // Ops never write constants (the model verifier rejects it), so sharing is safe.
         t.data = const_cast<uint8_t*>(weights_ + d.offset);
+        t.constant = true;
+        break;
+      case Storage::kShared:
+        t.data = const_cast<uint8_t*>(shared_constants_.at(&g)[i]);  // resolved in Init
         t.constant = true;
         break;
       case Storage::kArena: t.data = arena_ != nullptr ? arena_ + d.offset : nullptr; break;

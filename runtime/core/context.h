@@ -5,6 +5,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <map>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -23,6 +24,8 @@
 
 namespace npurt {
 
+class Context;
+
 struct ContextOptions {
   bool collect_perf = false;     // RKNN_FLAG_COLLECT_PERF_MASK
   bool model_info_only = false;  // RKNN_FLAG_COLLECT_MODEL_INFO_ONLY: no buffers, sizes only
@@ -38,6 +41,9 @@ struct ContextOptions {
   // Every activation stays in the ONNX layout (NCHW), for callers that read intermediate
   // tensors through a Profiler observer (calibration, accuracy analysis).
   bool keep_onnx_layouts = false;
+  // RKNN_FLAG_SHARE_WEIGHT_MEM: the context whose model holds this model's shared constants (a remove_weight
+  // model's Storage::kShared tensors, found by content hash). Read during Create only.
+  const Context* weights_from = nullptr;
 };
 
 struct InputArg {
@@ -127,6 +133,10 @@ class Context {
   // The prepared ops of the bound graph, in execution order (their kernels: `npurt info`).
   const std::vector<OpNode>& nodes() const { return nodes_; }
 
+  // The bytes of a constant of this context's model with `content_hash`, `size` and `dtype` (one of its own, or
+  // one it shares from another), or nullptr; what a remove_weight model's context reads (weights_from).
+  const uint8_t* FindConstant(uint64_t content_hash, uint64_t size, DataType dtype) const;
+
   // rknn_register_custom_ops: adds the op types (after checking every entry) and runs `init` for each
   // node of them. A type whose init fails is not registered (the nodes it had started are destroyed).
   Status RegisterCustomOps(const rknn_custom_op* ops, uint32_t count);
@@ -143,6 +153,8 @@ class Context {
   // Points the tensors at the weights, the arena and the I/O buffers as `g` lays them out and prepares its ops.
   Status BindGraph(const ModelGraph& g);
   Status BindScratch();  // gives the prepared nodes the scratch they asked for
+  // Resolves every Storage::kShared constant of the model's graphs in options_.weights_from.
+  Status ResolveSharedConstants();
   Status ImportOne(const InputArg& in);
   // Pass-through data takes the native layout (its type must be the native one); NC1HWC2 needs it.
   // Errors carry `error` (kInputInvalid for rknn_inputs_set, kParamInvalid for rknn_set_io_mem).
@@ -164,6 +176,10 @@ class Context {
   uint64_t scratch_bytes_ = 0;
   std::vector<uint8_t*> input_buffers_;
   std::vector<uint8_t*> output_buffers_;
+  // RKNN_FLAG_SHARE_WEIGHT_MEM: per graph of the model, the bytes of each kShared tensor (nullptr for the
+  // others), and the models those bytes belong to, kept alive while this context lives.
+  std::map<const ModelGraph*, std::vector<const uint8_t*>> shared_constants_;
+  std::vector<std::shared_ptr<const Model>> weight_models_;
   CustomOpTable custom_ops_;  // before nodes_: their states point into it until they are destroyed
   std::vector<Tensor> tensors_;
   std::vector<OpNode> nodes_;

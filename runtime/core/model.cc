@@ -222,13 +222,18 @@ Status DecodeGraph(const Table* m, ModelGraph* g) {
       if (!IsValidDataType(dt)) return NPURT_ERROR(kModelInvalid, "tensor '%s' has unknown type %d", d.name.c_str(), dt);
       d.dtype = static_cast<DataType>(dt);
       const int st = static_cast<int>(t->storage());
-      if (st < 0 || st > 3) return NPURT_ERROR(kModelInvalid, "tensor '%s' has unknown storage %d", d.name.c_str(), st);
+      if (st < 0 || st > 4) return NPURT_ERROR(kModelInvalid, "tensor '%s' has unknown storage %d", d.name.c_str(), st);
       d.storage = static_cast<Storage>(st);
       d.offset = t->offset();
       d.size = t->size();
+      d.content_hash = t->content_hash();
+      if (d.storage == Storage::kShared && d.content_hash == 0) {
+        return NPURT_ERROR(kModelInvalid, "tensor '%s' is another model's weight but has no content hash",
+                           d.name.c_str());
+      }
       const int stored = static_cast<int>(t->stored_as());
       if (stored != static_cast<int>(DataType::kFloat32)) {
-        if (stored != static_cast<int>(DataType::kFloat16) || d.storage != Storage::kConstant ||
+        if (stored != static_cast<int>(DataType::kFloat16) || !d.is_constant() ||
             d.dtype != DataType::kFloat32) {
           return NPURT_ERROR(kModelInvalid, "tensor '%s' (%s, storage %d) claims to be stored as type %d; only "
                              "float32 constants may be stored as fp16", d.name.c_str(), DataTypeName(d.dtype), st,
@@ -330,6 +335,14 @@ Status Model::WidenHalfConstants() {
   for (ModelGraph& set : shape_sets_) graphs.push_back(&set);
   for (ModelGraph* g : graphs) {
     for (TensorDesc& t : g->tensors) {
+      if (t.storage == Storage::kShared) {
+        // Its bytes are another model's, widened there: this model describes the float32 values.
+        has_shared_constants_ = true;
+        const int64_t n = NumElements(t.shape);
+        if (t.stored_half && n >= 0 && n <= (int64_t{1} << 40) && t.size == static_cast<uint64_t>(n) * 2) t.size *= 2;
+        t.stored_half = false;
+        continue;
+      }
       if (t.storage != Storage::kConstant) continue;
       constants.push_back(&t);
       any_half |= t.stored_half;
@@ -441,7 +454,7 @@ Status Model::VerifyGraph(const ModelGraph& g) const {
                          static_cast<unsigned long long>(t.size), ShapeToString(t.shape).c_str(),
                          DataTypeName(t.dtype), static_cast<unsigned long long>(bytes));
     }
-    if (t.storage != Storage::kConstant && t.size > kMaxArenaBytes) {
+    if (!t.is_constant() && t.size > kMaxArenaBytes) {
       return NPURT_ERROR(kModelInvalid, "tensor '%s' of %llu bytes is implausibly large", name,
                          static_cast<unsigned long long>(t.size));
     }
@@ -452,6 +465,7 @@ Status Model::VerifyGraph(const ModelGraph& g) const {
                              static_cast<unsigned long long>(t.offset), static_cast<unsigned long long>(t.size));
         }
         break;
+      case Storage::kShared: break;  // resolved against the sharing context's model at rknn_init
       case Storage::kArena:
         if (t.offset > arena_size || t.size > arena_size - t.offset || t.offset % 8 != 0) {
           return NPURT_ERROR(kModelInvalid, "tensor '%s' [%llu, +%llu) is misaligned or outside the %llu-byte arena",
@@ -515,7 +529,7 @@ Status Model::VerifyGraph(const ModelGraph& g) const {
   std::vector<int> producer(num_tensors, -1);
   std::vector<int> last_use(num_tensors, -1);
   for (int t = 0; t < num_tensors; ++t) {
-    if (tensors[t].storage == Storage::kConstant || tensors[t].storage == Storage::kInput) producer[t] = -2;
+    if (tensors[t].is_constant() || tensors[t].storage == Storage::kInput) producer[t] = -2;
   }
   for (size_t k = 0; k < ops.size(); ++k) {
     const OpDesc& op = ops[k];

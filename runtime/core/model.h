@@ -19,7 +19,9 @@ namespace npurt {
 
 struct OpDef;
 
-enum class Storage : int { kConstant = 0, kArena = 1, kInput = 2, kOutput = 3 };
+// kShared: a constant of a remove_weight model, whose bytes are another context's (RKNN_FLAG_SHARE_WEIGHT_MEM;
+// the context resolves it by TensorDesc::content_hash at rknn_init).
+enum class Storage : int { kConstant = 0, kArena = 1, kInput = 2, kOutput = 3, kShared = 4 };
 
 struct TensorDesc {
   std::string name;
@@ -32,6 +34,10 @@ struct TensorDesc {
   // Loading only: the file stores this float32 constant as fp16 (fb::Tensor::stored_as); Model::Load
   // widens it, after which every TensorDesc is float32 in memory and this is false.
   bool stored_half = false;
+  // Constants of kShareableConstantBytes or more: the hash of their bytes as the file stores them (0: none).
+  uint64_t content_hash = 0;
+
+  bool is_constant() const { return storage == Storage::kConstant || storage == Storage::kShared; }
 };
 
 struct OpDesc {
@@ -108,8 +114,12 @@ class Model {
   // kFloat16: every float op's output is rounded to fp16 as the NPU stores it (Model.float_dtype).
   DataType float_dtype() const { return float_dtype_; }
   size_t file_size() const { return file_size_; }
+  // The model file's bytes as the runtime holds them (its copy, its mapping, or the caller's buffer).
+  const uint8_t* file_data() const { return bytes_; }
   // The weights are the caller's memory (LoadInPlace): no context allocates them.
   bool weights_in_caller_memory() const { return borrowed_ && widened_weights_ == nullptr; }
+  // Converted with remove_weight: some constants are Storage::kShared (another context's weights).
+  bool has_shared_constants() const { return has_shared_constants_; }
 
  private:
   Model() = default;
@@ -132,6 +142,7 @@ class Model {
   uint64_t weights_size_ = 0;
   uint32_t format_version_ = 0;
   DataType float_dtype_ = DataType::kFloat32;
+  bool has_shared_constants_ = false;
   std::string toolkit_version_, target_platform_, framework_, custom_string_;
   ModelGraph graph_;
   std::vector<ModelGraph> shape_sets_;

@@ -277,6 +277,7 @@ TEST_F(QueryTest, DynamicRangeOnStaticModelIsModelInvalid) {
   delete range;
 }
 
+// Answered for RV1106 / RV1103-class models only (tests/api/mini_runtime: what it answers).
 TEST_F(QueryTest, DeviceMemInfoIsNotOnThisPlatformClass) {
   rknn_tensor_mem mem;
   std::memset(&mem, 0, sizeof(mem));

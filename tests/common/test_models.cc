@@ -93,7 +93,7 @@ std::vector<uint8_t> DynamicConvReluPoolModel() {
   return file;
 }
 
-std::vector<uint8_t> ConvReluPoolInt8Model() {
+std::vector<uint8_t> ConvReluPoolInt8Model(const std::string& platform) {
   compiler::Graph graph = ConvReluPoolGraph();
   Status s = graph.InferShapes();
   // Ranges by hand: x and its pool in [0, 255]; the convolution in [-100, 80] (y[1] = 0.2 * sum - 100 for
@@ -118,7 +118,7 @@ std::vector<uint8_t> ConvReluPoolInt8Model() {
     std::fprintf(stderr, "test model quantization failed: %s\n", s.message().c_str());
     std::abort();  // test code only
   }
-  return EmitOrDie(graph, "rk3588");
+  return EmitOrDie(graph, platform);
 }
 
 }  // namespace testing

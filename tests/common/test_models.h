@@ -33,8 +33,8 @@ compiler::Graph ViewChainGraph();
 
 // ConvReluPoolGraph quantized to int8 without calibration, from hand-set ranges
 // that cover the API tests' inputs (x in [0, 255]: scale 1, zero point -128,
-// so uint8 images are exact codes), emitted for rk3588.
-std::vector<uint8_t> ConvReluPoolInt8Model();
+// so uint8 images are exact codes), emitted for `platform`.
+std::vector<uint8_t> ConvReluPoolInt8Model(const std::string& platform = "rk3588");
 
 // Emits `graph` for `platform`; aborts the test on failure via the returned flag.
 std::vector<uint8_t> EmitOrDie(const compiler::Graph& graph, const std::string& platform = "rk3588",

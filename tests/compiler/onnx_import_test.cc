@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/onnx/onnx_importer.h"
+#include "runtime/core/context.h"
 #include "tests/compiler/onnx_builder.h"
 
 namespace npurt {
@@ -155,6 +156,48 @@ TEST(OnnxImport, QuantizingACustomOpModelSaysCalibrationCannotRunIt) {
   EXPECT_EQ(s.code(), StatusCode::kParamInvalid);
   EXPECT_TRUE(Contains(s.message(), "'softplus_node' is a custom op")) << s.message();
   EXPECT_TRUE(Contains(s.message(), "in float")) << s.message();
+}
+
+// x[1,4096] + c[1,4096] (16 KiB) + e[1] -> y
+OnnxBuilder BigConstantModel() {
+  OnnxBuilder b(13);
+  b.Input("x", {1, 4096});
+  Floats c(4096);
+  for (size_t i = 0; i < c.size(); ++i) c[i] = static_cast<float>(i % 7);
+  b.FloatInitializer("c", {1, 4096}, c);
+  b.FloatInitializer("e", {1}, {0.5f});
+  b.Node("Add", {"x", "c"}, {"s"});
+  b.Node("Add", {"s", "e"}, {"y"});
+  b.Output("y");
+  return b;
+}
+
+TEST(OnnxImport, RemoveWeightLeavesOutLargeConstantsAndNeedsASharingContext) {
+  std::vector<uint8_t> full, weightless;
+  ASSERT_TRUE(onnx_test::Convert(BigConstantModel(), CompileOptions(), &full).ok());
+  CompileOptions o;
+  o.remove_weight = true;
+  Status s = onnx_test::Convert(BigConstantModel(), o, &weightless);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_LT(weightless.size(), 8192u) << "the 16 KiB constant is left out";
+  std::shared_ptr<const Model> a, b;
+  ASSERT_TRUE(Model::Load(full.data(), full.size(), &a).ok());
+  ASSERT_TRUE(Model::Load(weightless.data(), weightless.size(), &b).ok());
+  EXPECT_FALSE(a->has_shared_constants());
+  EXPECT_TRUE(b->has_shared_constants());
+  std::unique_ptr<Context> owner, alone, sharer;
+  s = Context::Create(b, ContextOptions(), &alone);
+  EXPECT_EQ(s.code(), StatusCode::kModelInvalid);
+  EXPECT_TRUE(Contains(s.message(), "remove_weight")) << s.message();
+  ASSERT_TRUE(Context::Create(a, ContextOptions(), &owner).ok());
+  ContextOptions shares;
+  shares.weights_from = owner.get();
+  ASSERT_TRUE(Context::Create(b, shares, &sharer).ok());
+  // Dynamic shapes: every set's constants are left out alike.
+  o.dynamic_input = {{{1, 4096}}, {{2, 4096}}};
+  s = onnx_test::Convert(BigConstantModel(), o, &weightless);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_LT(weightless.size(), 8192u) << "the 16 KiB constant is left out";
 }
 
 TEST(OnnxImport, CustomOpAttributeNamesStartingNpurtAreReserved) {

@@ -61,6 +61,7 @@ int Accuracy(AccuracyArgs a, const std::vector<std::string>& given) {
     if (a.worst == 0) throw Failure{"--worst must be at least 1"};
     bool reorder_all = false;
     compiler::CompileOptions options = ToCompileOptions(args, &reorder_all);
+    options.remove_weight = false;  // the analysis runs the model: it needs its weights
     compiler::Graph graph;
     ImportGraph(args.model, options, reorder_all, &graph);
 

@@ -32,6 +32,7 @@ std::string FormatNumber(float v) {
 const char* StorageName(Storage s) {
   switch (s) {
     case Storage::kConstant: return "weights";
+    case Storage::kShared: return "shared weights";
     case Storage::kArena: return "arena";
     case Storage::kInput: return "input";
     case Storage::kOutput: return "output";

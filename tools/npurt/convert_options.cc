@@ -133,7 +133,7 @@ std::string NextToConfig(const std::string& config, const std::string& path) {
 }
 
 // Settings from the YAML file. Accepts flat keys (target_platform, mean_values,
-// std_values, quant_img_RGB2BGR, custom_string, inputs, outputs,
+// std_values, quant_img_RGB2BGR, custom_string, remove_weight, inputs, outputs,
 // input_size_list, input_shapes, model, output) and rknn_convert's layout
 // (models: {model_file_path, subgraphs: {...}, configs: {...}}).
 void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* command, ConvertArgs* args,
@@ -207,6 +207,8 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       if (platform != "onnx") throw Failure{where + ": platform '" + platform + "': npurt converts ONNX models only"};
     } else if (key == "output" || key == "output_path") {
       if (args->output.empty()) args->output = ScalarOf(v, where);
+    } else if (key == "remove_weight") {
+      if (!ParseBool(ScalarOf(v, where), &args->remove_weight)) throw Failure{where + " must be true or false"};
     } else if (key == "quantize" || key == "do_quantization") {
       if (!ParseBool(ScalarOf(v, where), &args->quantize)) throw Failure{where + " must be true or false"};
     } else if (key == "dataset") {
@@ -339,6 +341,10 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
                   "comma-separated or repeated, in input order")
       ->allow_extra_args(false);
   cmd->add_option("--custom-string", args->custom_string, "Free text stored in the model (RKNN_QUERY_CUSTOM_STRING)");
+  cmd->add_flag("--remove-weight", args->remove_weight,
+                "Leave out the weights (constants of 1 KiB or more): the model takes them at rknn_init from a "
+                "context of this model converted without the flag (RKNN_FLAG_SHARE_WEIGHT_MEM, extend->ctx); "
+                "rknn-toolkit2's remove_weight");
   cmd->add_option("--float-dtype", args->float_dtype,
                   "float16 (default, as the NPU: float weights, inputs and every float op's output stored in fp16, "
                   "which overflows beyond 65504) or float32 (ONNX Runtime's numbers); for float models and the "
@@ -391,14 +397,15 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
                   "the multiply-heavy layers read int8");
   cmd->add_option("--config", args->config,
                   "YAML file with the same settings (keys as in rknn-toolkit2: target_platform, mean_values, "
-                  "std_values, quant_img_RGB2BGR, custom_string, inputs, outputs, input_size_list); options "
-                  "on the command line override it");
+                  "std_values, quant_img_RGB2BGR, custom_string, remove_weight, inputs, outputs, input_size_list); "
+                  "options on the command line override it");
 }
 
 std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
   std::vector<std::string> given;
   for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
-                           "--std-values", "--reorder-channels", "--custom-string", "--float-dtype", "--batch-size",
+                           "--std-values", "--reorder-channels", "--custom-string", "--float-dtype", "--remove-weight",
+                           "--batch-size",
                            "--dynamic-input", "--quantize",
                            "--dataset", "--quant-img-rgb2bgr",
                            "--quantized-algorithm", "--quantized-method", "--float-layers", "--int16-layers",
@@ -452,6 +459,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--quant-img-rgb2bgr")) args.quant_img_rgb2bgr = cli.quant_img_rgb2bgr;
     if (was_given("--custom-string")) args.custom_string = cli.custom_string;
     if (was_given("--float-dtype")) args.float_dtype = cli.float_dtype;
+    if (was_given("--remove-weight")) args.remove_weight = cli.remove_weight;
     if (was_given("--batch-size")) args.batch_size = cli.batch_size;
     if (was_given("--dynamic-input")) args.dynamic_input = cli.dynamic_input;
     if (was_given("--quantize")) args.quantize = cli.quantize;
@@ -542,6 +550,7 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
     o.batch_size = args.batch_size;
   }
   o.quantize = args.quantize;
+  o.remove_weight = args.remove_weight;
   o.dataset = args.dataset;
   if (!args.quantized_algorithm.empty()) o.quantized_algorithm = args.quantized_algorithm;
   if (!args.quantized_method.empty()) o.quantized_method = args.quantized_method;

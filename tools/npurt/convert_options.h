@@ -32,6 +32,7 @@ struct ConvertArgs {
   std::vector<std::string> quant_img_rgb2bgr;  // per input true/false: calibration images decoded as BGR
   std::string custom_string;
   std::string float_dtype;  // "": not given (float16, as the board)
+  bool remove_weight = false;
   int64_t batch_size = -1;  // -1: not given
   std::vector<std::string> dynamic_input;  // one shape set each: "d0,d1,...[;d0,d1,...]" (one shape per input)
   bool quantize = false;
