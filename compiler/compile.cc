@@ -114,6 +114,7 @@ Status ImportWithShapes(const std::string& onnx_path, const CompileOptions& opti
   import.inputs = options.inputs;
   import.outputs = options.outputs;
   import.batch_size = options.batch_size;
+  import.custom_op_types = options.custom_op_types;
   NPURT_RETURN_IF_ERROR(ImportOnnxFile(onnx_path, import, graph));
   NPURT_RETURN_IF_ERROR(ApplyInputPreprocessing(options, graph));
   NPURT_RETURN_IF_ERROR(RunPasses(PassOptions(), graph));

@@ -45,6 +45,10 @@ struct CompileOptions {
   // 1 KiB or more and takes them at rknn_init from a context of the model converted from the same weights
   // and settings without it (RKNN_FLAG_SHARE_WEIGHT_MEM); docs/c_api.md "Shared weights".
   bool remove_weight = false;
+  // Op types that are custom ops in any domain, ONNX's own included (`--custom-op`; the Python toolkit's
+  // reg_custom_op): what rknn-toolkit2 calls a non-ONNX-standard op. Nodes of non-ONNX domains are custom
+  // ops without being named here.
+  std::vector<std::string> custom_op_types;
   // rknn-toolkit2's rknn_batch_size (`--batch-size`): > 1 turns a batch-1 model into one that takes
   // this many frames per run; every output must then have it as its first dim. Calibration feeds each
   // sample to every batch slot.

@@ -8,6 +8,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -445,7 +446,9 @@ class Importer {
   }
 
   Status ConvertNodeProto(const onnx::NodeProto& node, const std::string& name) {
-    const bool custom = !onnx_import::IsOnnxDomain(node.domain());
+    const bool custom = !onnx_import::IsOnnxDomain(node.domain()) ||
+                        std::find(options_.custom_op_types.begin(), options_.custom_op_types.end(), node.op_type()) !=
+                            options_.custom_op_types.end();
     const OnnxConverter* conv = IsDefaultDomain(node.domain()) ? onnx_import::FindOnnxConverter(node.op_type()) : nullptr;
     if (conv == nullptr && !custom) {
       return NPURT_ERROR(kModelInvalid,

@@ -34,6 +34,8 @@ struct ImportOptions {
   // > 1: rknn-toolkit2's rknn_batch_size -- every input's first dim, which must be 1, becomes this
   // (before constant folding, so shapes computed from the input follow).
   int64_t batch_size = 1;
+  // Op types whose nodes become custom ops in any domain (nodes of non-ONNX domains always do).
+  std::vector<std::string> custom_op_types;
 };
 
 // Imports the ONNX file at `path`. A missing, unreadable or corrupt file gives

@@ -201,6 +201,7 @@ void BindCompiler(py::module_& m) {
       .def_readwrite("reorder_channels", &ConvertArgs::reorder_channels)
       .def_readwrite("quant_img_rgb2bgr", &ConvertArgs::quant_img_rgb2bgr)
       .def_readwrite("custom_string", &ConvertArgs::custom_string)
+      .def_readwrite("custom_ops", &ConvertArgs::custom_ops)
       .def_readwrite("float_dtype", &ConvertArgs::float_dtype)
       .def_readwrite("batch_size", &ConvertArgs::batch_size)
       .def_readwrite("dynamic_input", &ConvertArgs::dynamic_input)

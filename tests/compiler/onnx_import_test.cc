@@ -110,6 +110,19 @@ TEST(OnnxImport, NodeOfACustomDomainBecomesACustomOpWithItsAttributesAndDeclared
   EXPECT_TRUE(onnx_test::Convert(CustomOpModel(), CompileOptions(), &file).ok());
 }
 
+TEST(OnnxImport, NamedOpTypesAreCustomOpsInOnnxsOwnDomainToo) {
+  OnnxBuilder b = CustomOpModel();
+  b.graph().mutable_node(0)->set_domain("");  // rknn-toolkit2's "non-ONNX-standard" custom op
+  std::vector<uint8_t> file;
+  Status s = onnx_test::Convert(b, CompileOptions(), &file);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(Contains(s.message(), "unsupported operator 'cstSoftplus'")) << s.message();
+  CompileOptions o;
+  o.custom_op_types = {"cstSoftplus"};
+  s = onnx_test::Convert(b, o, &file);
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
 TEST(OnnxImport, CustomOpWithoutADeclaredOutputShapeSaysWhatToAdd) {
   std::vector<uint8_t> file;
   Status s = onnx_test::Convert(CustomOpModel(false), CompileOptions(), &file);

@@ -207,6 +207,8 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       if (platform != "onnx") throw Failure{where + ": platform '" + platform + "': npurt converts ONNX models only"};
     } else if (key == "output" || key == "output_path") {
       if (args->output.empty()) args->output = ScalarOf(v, where);
+    } else if (key == "custom_ops") {
+      args->custom_ops = StringList(v, where);
     } else if (key == "remove_weight") {
       if (!ParseBool(ScalarOf(v, where), &args->remove_weight)) throw Failure{where + " must be true or false"};
     } else if (key == "quantize" || key == "do_quantization") {
@@ -341,6 +343,10 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
                   "comma-separated or repeated, in input order")
       ->allow_extra_args(false);
   cmd->add_option("--custom-string", args->custom_string, "Free text stored in the model (RKNN_QUERY_CUSTOM_STRING)");
+  cmd->add_option("--custom-op", args->custom_ops,
+                  "An op type whose nodes are custom ops (rknn_custom_op.h) even in ONNX's domain, e.g. cstSoftmax "
+                  "(nodes of other domains always are); comma-separated or repeated")
+      ->allow_extra_args(false);
   cmd->add_flag("--remove-weight", args->remove_weight,
                 "Leave out the weights (constants of 1 KiB or more): the model takes them at rknn_init from a "
                 "context of this model converted without the flag (RKNN_FLAG_SHARE_WEIGHT_MEM, extend->ctx); "
@@ -404,7 +410,7 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
 std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
   std::vector<std::string> given;
   for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
-                           "--std-values", "--reorder-channels", "--custom-string", "--float-dtype", "--remove-weight",
+                           "--std-values", "--reorder-channels", "--custom-string", "--float-dtype", "--remove-weight", "--custom-op",
                            "--batch-size",
                            "--dynamic-input", "--quantize",
                            "--dataset", "--quant-img-rgb2bgr",
@@ -460,6 +466,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--custom-string")) args.custom_string = cli.custom_string;
     if (was_given("--float-dtype")) args.float_dtype = cli.float_dtype;
     if (was_given("--remove-weight")) args.remove_weight = cli.remove_weight;
+    if (was_given("--custom-op")) args.custom_ops = cli.custom_ops;
     if (was_given("--batch-size")) args.batch_size = cli.batch_size;
     if (was_given("--dynamic-input")) args.dynamic_input = cli.dynamic_input;
     if (was_given("--quantize")) args.quantize = cli.quantize;
@@ -551,6 +558,12 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
   }
   o.quantize = args.quantize;
   o.remove_weight = args.remove_weight;
+  for (const std::string& s : args.custom_ops) {
+    for (const std::string& type : SplitList(s)) {
+      if (type.empty()) throw Failure{"--custom-op: empty op type"};
+      o.custom_op_types.push_back(type);
+    }
+  }
   o.dataset = args.dataset;
   if (!args.quantized_algorithm.empty()) o.quantized_algorithm = args.quantized_algorithm;
   if (!args.quantized_method.empty()) o.quantized_method = args.quantized_method;

@@ -6,9 +6,11 @@ return 0 on success and -1 on failure with an ``E <method>: <reason>`` line on s
 do; ``inference`` returns None on failure. What npurt does with each parameter: docs/python.md.
 """
 import os
+import tempfile
 
 from npurt import _npurt, session
 from npurt._log import Log
+from rknn.api import custom_op as custom_op_api
 from rknn.api import hybrid
 
 # The platforms npurt's compiler knows (compiler/emit/target_platform.h); rknn-toolkit2 2.3.2 also has
@@ -50,6 +52,8 @@ class RKNN(session.CoreMasks):
         self._model = None       # model file bytes (build or load_rknn)
         self._float_model = None  # build(do_quantization=True): the float reference for accuracy_analysis
         self._session = None
+        self._custom_ops = {}     # reg_custom_op: op_type -> the registered object
+        self._custom_dir = None   # the model annotated with the custom ops' output shapes
 
     # ---- configuration and loading ----
 
@@ -140,6 +144,14 @@ class RKNN(session.CoreMasks):
                                  for name, size in zip(inputs, input_size_list)]
         if input_initial_val is not None:
             self._log.w_once("load_onnx", "input_initial_val has no effect on npurt")
+        args.custom_ops = sorted(self._custom_ops)
+        if self._custom_ops:
+            # The custom nodes' output shapes, from their shape_infer, written into a copy of the model.
+            self._custom_dir = tempfile.TemporaryDirectory(prefix="npurt_custom_op_")
+            annotated = os.path.join(self._custom_dir.name, os.path.basename(model))
+            sizes = dict(zip(inputs, input_size_list)) if input_size_list is not None else {}
+            custom_op_api.annotate(model, self._custom_ops, sizes, annotated)
+            args.model = annotated
         self._loaded = _npurt.import_model(args)
         self._log.i("load_onnx: %s, inputs %s, outputs %s" % (model, self._loaded["inputs"], self._loaded["outputs"]))
         return 0
@@ -207,10 +219,19 @@ class RKNN(session.CoreMasks):
         self._log.e("codegen", "npurt does not generate C++ projects: see examples/ for board-style programs")
         return -1
 
+    @_api("reg_custom_op")
     def reg_custom_op(self, custom_op):
-        self._log.e("reg_custom_op", "npurt has no custom operators: its supported ONNX operators are in "
-                                     "docs/supported_ops.md")
-        return -1
+        """Registers a custom op class (op_type, shape_infer, compute) before load_onnx: its nodes become custom
+        ops of the model, computed on the board -- and by npurt's runtime -- by the callbacks the application
+        registers (rknn_custom_op.h). compute is not called: npurt does not simulate custom ops."""
+        op = custom_op_api.check(custom_op)
+        if self._loaded is not None:
+            raise _npurt.Error("reg_custom_op comes before load_onnx")
+        self._custom_ops[op.op_type] = op
+        if getattr(op, "compute", None) is not None:
+            self._log.w_once("reg_custom_op", "npurt does not run a custom op's Python compute: init_runtime and "
+                                              "build(do_quantization=True) need the op's C callbacks")
+        return 0
 
     def list_devices(self):
         """No boards: npurt runs models on this machine."""
