@@ -302,7 +302,7 @@ Status PairTensors(const Model& fm, const Model& qm, Pairing* pairing, AccuracyR
   }
   std::set<std::string> float_names;
   for (const TensorDesc& t : fm.tensors()) {
-    if (t.storage != Storage::kConstant && t.dtype == DataType::kFloat32) float_names.insert(t.name);
+    if (!t.is_constant() && t.dtype == DataType::kFloat32) float_names.insert(t.name);
   }
   for (const IoDesc& io : qm.inputs()) {
     const std::string& name = qm.tensors()[static_cast<size_t>(io.tensor)].name;

@@ -320,8 +320,9 @@ int rknn_init(rknn_context* context, void* model, uint32_t size, uint32_t flag, 
     options.async = (flag & RKNN_FLAG_ASYNC_MASK) != 0;
     options.internal_outside = (flag & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE)) != 0;
     auto entry = std::make_shared<ContextEntry>();
-    std::shared_ptr<ContextEntry> owner;  // RKNN_FLAG_SHARE_WEIGHT_MEM: the context lending its weights
-    std::unique_lock<std::mutex> owner_lock;
+    // RKNN_FLAG_SHARE_WEIGHT_MEM: the context lending its weights, held (not locked: what Create reads of it,
+    // its model and resolved constants, never changes after its own rknn_init).
+    std::shared_ptr<ContextEntry> owner;
     if (flag & RKNN_FLAG_SHARE_WEIGHT_MEM) {
       if (api::MiniRuntime()) {
         return Fail("rknn_init", StatusCode::kParamInvalid,
@@ -333,7 +334,6 @@ int rknn_init(rknn_context* context, void* model, uint32_t size, uint32_t flag, 
       }
       owner = Lookup("rknn_init (extend->ctx)", extend->ctx);
       if (!owner) return RKNN_ERR_CTX_INVALID;
-      owner_lock = std::unique_lock<std::mutex>(owner->context->mutex());
       options.weights_from = owner->context.get();
       if (!m->has_shared_constants()) {
         NPURT_LOG(kWarning, "rknn_init: RKNN_FLAG_SHARE_WEIGHT_MEM with a model that has its own weights (not "
@@ -341,7 +341,6 @@ int rknn_init(rknn_context* context, void* model, uint32_t size, uint32_t flag, 
       }
     }
     s = Context::Create(m, options, &entry->context);
-    if (owner_lock.owns_lock()) owner_lock.unlock();
     if (!s.ok()) return Fail("rknn_init", s);
     std::string custom;
     for (const std::string& type : entry->context->CustomOpTypes()) custom += (custom.empty() ? "" : ", ") + type;

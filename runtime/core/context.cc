@@ -22,6 +22,14 @@ namespace {
 // application gives must start on a 64-byte boundary for every tensor to stay aligned.
 constexpr int kTensorAlignment = 64;
 
+// A model read in place from the application's own buffer (RKNN_FLAG_MODEL_BUFFER_ZERO_COPY) lives only as
+// long as the application keeps that buffer: a sharing context could outlive it.
+Status WeightsNotLendable() {
+  return NPURT_ERROR(kParamInvalid, "the context in extend->ctx reads its model in place from the application's "
+                                    "buffer (RKNN_FLAG_MODEL_BUFFER_ZERO_COPY), which may be freed after it: its "
+                                    "weights cannot be shared; init it from a path, a copy or rknn_create_mem memory");
+}
+
 Status InfoOnlyError() {
   return NPURT_ERROR(kCtxInvalid, "context was created with RKNN_FLAG_COLLECT_MODEL_INFO_ONLY and cannot run");
 }
@@ -131,17 +139,19 @@ Status Context::RegisterCustomOps(const rknn_custom_op* ops, uint32_t count) {
       NPURT_LOG(kWarning, "rknn_register_custom_ops: the model has no custom op of type '%s'", type.c_str());
     }
     custom_ops_.Add(ops[k]);
-    for (OpNode& node : nodes_) {
-      if (CustomOpTypeOf(node) != type) continue;
-      Status s = BindCustomNode(&node);
-      if (!s.ok()) {
-        for (OpNode& n : nodes_) {
-          if (CustomOpTypeOf(n) == type) UnbindCustomNode(&n);
-        }
-        custom_ops_.Remove(type);
-        return s;
+  }
+  // All or nothing: an init that fails takes back every type of this call (destroy runs for the nodes
+  // whose init ran), so the application may fix the cause and register the same array again.
+  for (OpNode& node : nodes_) {
+    Status s = BindCustomNode(&node);
+    if (s.ok()) continue;
+    for (uint32_t k = 0; k < count; ++k) {
+      for (OpNode& n : nodes_) {
+        if (CustomOpTypeOf(n) == ops[k].op_type) UnbindCustomNode(&n);
       }
+      custom_ops_.Remove(ops[k].op_type);
     }
+    return s;
   }
   return Status::Ok();
 }
@@ -156,9 +166,7 @@ std::vector<std::string> Context::CustomOpTypes() const {
   return types;
 }
 
-Status Context::ResolveSharedConstants() {
-  const Context* owner = options_.weights_from;
-  options_.weights_from = nullptr;  // not kept: the owner may go away first
+Status Context::ResolveSharedConstants(const Context* owner) {
   if (!model_->has_shared_constants()) return Status::Ok();
   if (owner == nullptr) {
     return NPURT_ERROR(kModelInvalid, "the model was converted with remove_weight: its weights are another "
@@ -169,6 +177,10 @@ Status Context::ResolveSharedConstants() {
     return NPURT_ERROR(kParamInvalid, "shared weights (RKNN_FLAG_SHARE_WEIGHT_MEM) are read where the sharing "
                                       "context's model holds them: neither context may take RKNN_FLAG_MEM_ALLOC_OUTSIDE");
   }
+  for (const std::shared_ptr<const Model>& lender : owner->weight_models_) {
+    if (!lender->weights_outlive_caller()) return WeightsNotLendable();
+  }
+  if (!owner->model_->weights_outlive_caller()) return WeightsNotLendable();
   std::vector<const ModelGraph*> graphs = {&model_->graph()};
   for (const ModelGraph& g : model_->shape_sets()) graphs.push_back(&g);
   for (const ModelGraph* g : graphs) {
@@ -210,8 +222,10 @@ const uint8_t* Context::FindConstant(uint64_t content_hash, uint64_t size, DataT
 
 Status Context::Init() {
   const Model& m = *model_;
+  const Context* weights_from = options_.weights_from;
+  options_.weights_from = nullptr;  // not kept: the lending context may go away first
   if (options_.model_info_only) return Status::Ok();  // sizes only: nothing to read, shared or not
-  NPURT_RETURN_IF_ERROR(ResolveSharedConstants());
+  NPURT_RETURN_IF_ERROR(ResolveSharedConstants(weights_from));
   {
     const MemorySizes sizes = memory_sizes();
     NPURT_RETURN_IF_ERROR(device_memory_.Acquire(sizes.total_allocated - (options_.internal_outside ? 0 : sizes.internal),
@@ -584,7 +598,14 @@ void Context::WorkerLoop() {
     job_pending_ = false;
     job_running_ = true;
     lock.unlock();
-    Status s = RunFrame(nullptr);
+    Status s;
+    try {  // nothing may leave the thread: a custom op's callback is the application's code
+      s = RunFrame(nullptr);
+    } catch (const std::bad_alloc&) {
+      s = NPURT_ERROR(kMallocFail, "out of memory running the frame");
+    } catch (...) {
+      s = NPURT_ERROR(kFail, "an exception escaped the frame (a custom op callback?)");
+    }
     lock.lock();
     job_status_ = s;
     job_running_ = false;

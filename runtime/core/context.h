@@ -154,7 +154,7 @@ class Context {
   Status BindGraph(const ModelGraph& g);
   Status BindScratch();  // gives the prepared nodes the scratch they asked for
   // Resolves every Storage::kShared constant of the model's graphs in options_.weights_from.
-  Status ResolveSharedConstants();
+  Status ResolveSharedConstants(const Context* owner);
   Status ImportOne(const InputArg& in);
   // Pass-through data takes the native layout (its type must be the native one); NC1HWC2 needs it.
   // Errors carry `error` (kInputInvalid for rknn_inputs_set, kParamInvalid for rknn_set_io_mem).

@@ -118,6 +118,9 @@ class Model {
   const uint8_t* file_data() const { return bytes_; }
   // The weights are the caller's memory (LoadInPlace): no context allocates them.
   bool weights_in_caller_memory() const { return borrowed_ && widened_weights_ == nullptr; }
+  // The weights stay valid while this Model lives: false only for a model read in place from application
+  // memory that nothing of the runtime keeps alive (RKNN_FLAG_MODEL_BUFFER_ZERO_COPY on the caller's own buffer).
+  bool weights_outlive_caller() const { return !borrowed_ || keep_alive_ != nullptr || widened_weights_ != nullptr; }
   // Converted with remove_weight: some constants are Storage::kShared (another context's weights).
   bool has_shared_constants() const { return has_shared_constants_; }
 

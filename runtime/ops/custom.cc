@@ -31,7 +31,7 @@ Status ReadOutputs(const Attributes& attrs, size_t count, std::vector<Tensor>* o
     at += 1 + static_cast<size_t>(shapes[at]);
     NPURT_CHECK_OR_RETURN(NumElements(shape) >= 0 && NumElements(shape) <= UINT32_MAX, kModelInvalid,
                           "Custom: output %zu has a bad shape %s", k, ShapeToString(shape).c_str());
-    NPURT_CHECK_OR_RETURN(IsValidDataType(static_cast<int>(types[k])) &&
+    NPURT_CHECK_OR_RETURN(types[k] >= 0 && types[k] < kNumDataTypes && IsValidDataType(static_cast<int>(types[k])) &&
                               CustomTensorType(static_cast<DataType>(types[k])),
                           kModelInvalid, "Custom: output %zu has type %" PRId64 ", not one a custom op may write", k,
                           types[k]);
@@ -69,6 +69,17 @@ std::unordered_set<const void*>& LiveStates() {
   return s;
 }
 
+// Runs an application callback; an exception thrown through it (a C++ callback) becomes a failure code
+// instead of crossing the runtime (or, from a destructor, ending the process).
+template <typename Fn>
+int CallApplication(Fn fn) {
+  try {
+    return fn();
+  } catch (...) {
+    return RKNN_ERR_FAIL;
+  }
+}
+
 struct CustomState : OpState {
   std::string op_type;
   std::string node_name;
@@ -89,7 +100,9 @@ struct CustomState : OpState {
     LiveStates().erase(this);
   }
   void Unbind() {
-    if (initialized && op != nullptr && op->destroy != nullptr) op->destroy(&ctx);
+    if (initialized && op != nullptr && op->destroy != nullptr) {
+      static_cast<void>(CallApplication([this] { return op->destroy(&ctx); }));
+    }
     initialized = false;
     op = nullptr;
     ctx.priv_data = nullptr;
@@ -163,10 +176,12 @@ Status CustomEval(OpNode* node) {
   PointTensors(node, s);
   const uint32_t n_in = static_cast<uint32_t>(s->inputs.size()), n_out = static_cast<uint32_t>(s->outputs.size());
   if (s->op->prepare != nullptr) {
-    const int r = s->op->prepare(&s->ctx, s->inputs.data(), n_in, s->outputs.data(), n_out);
+    const int r =
+        CallApplication([&] { return s->op->prepare(&s->ctx, s->inputs.data(), n_in, s->outputs.data(), n_out); });
     if (r != 0) return NPURT_ERROR(kFail, "the prepare callback of custom op '%s' returned %d", s->op_type.c_str(), r);
   }
-  const int r = s->op->compute(&s->ctx, s->inputs.data(), n_in, s->outputs.data(), n_out);
+  const int r =
+      CallApplication([&] { return s->op->compute(&s->ctx, s->inputs.data(), n_in, s->outputs.data(), n_out); });
   if (r != 0) return NPURT_ERROR(kFail, "the compute callback of custom op '%s' returned %d", s->op_type.c_str(), r);
   return Status::Ok();
 }
@@ -243,8 +258,10 @@ Status BindCustomNode(OpNode* node) {
   s->ctx.priv_data = nullptr;
   if (op->init != nullptr) {
     PointTensors(node, s);
-    const int r = op->init(&s->ctx, s->inputs.data(), static_cast<uint32_t>(s->inputs.size()), s->outputs.data(),
-                           static_cast<uint32_t>(s->outputs.size()));
+    const int r = CallApplication([&] {
+      return op->init(&s->ctx, s->inputs.data(), static_cast<uint32_t>(s->inputs.size()), s->outputs.data(),
+                      static_cast<uint32_t>(s->outputs.size()));
+    });
     if (r != 0) {
       s->op = nullptr;
       return NPURT_ERROR(kFail, "the init callback of custom op '%s' (node '%s') returned %d%s", s->op_type.c_str(),

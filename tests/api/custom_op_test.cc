@@ -5,6 +5,7 @@
 // attribute they read; the oracle is the formula in double precision.
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,7 @@ struct Seen {
   int init_result = 0;
 };
 Seen g_seen;
+constexpr int kThrow = 12345;  // compute_result: throw instead of returning
 
 int SoftplusInit(rknn_custom_op_context* op_ctx, rknn_custom_op_tensor*, uint32_t, rknn_custom_op_tensor*, uint32_t) {
   ++g_seen.init;
@@ -94,6 +96,7 @@ int SoftplusCompute(rknn_custom_op_context* op_ctx, rknn_custom_op_tensor* input
   rknn_custom_op_get_op_attr(op_ctx, "no_such_attribute", &attr);
   g_seen.missing_elems = attr.n_elems;
   if (attr.data != nullptr) return -1;
+  if (g_seen.compute_result == kThrow) throw std::runtime_error("callback failure");
   if (g_seen.compute_result != 0) return g_seen.compute_result;
 
   const float* in = reinterpret_cast<const float*>(static_cast<char*>(inputs[0].mem.virt_addr) + inputs[0].mem.offset);
@@ -282,8 +285,20 @@ TEST_F(CustomOp, MisuseGetsCodesNotCrashes) {
   ASSERT_EQ(rknn_register_custom_ops(ctx, &op, 1), RKNN_SUCC);
   EXPECT_EQ(rknn_register_custom_ops(ctx, &op, 1), RKNN_ERR_PARAM_INVALID);  // already registered
 
+  // A call is all or nothing: a failing init takes back every type of it, so the same array registers again.
+  ASSERT_EQ(rknn_destroy(ctx), RKNN_SUCC);
+  ASSERT_EQ(InitFromBytes(&ctx, model), RKNN_SUCC);
+  rknn_custom_op pair[2] = {SoftplusOp(), SoftplusOp()};
+  std::strncpy(pair[0].op_type, "cstOther", RKNN_MAX_NAME_LEN - 1);
+  g_seen.init_result = -1;
+  EXPECT_EQ(rknn_register_custom_ops(ctx, pair, 2), RKNN_ERR_FAIL);
+  g_seen.init_result = 0;
+  ASSERT_EQ(rknn_register_custom_ops(ctx, pair, 2), RKNN_SUCC);
+
   // A compute that fails fails the run, with its code in the log.
   g_seen.compute_result = -3;
+  EXPECT_EQ(SetInputAndRun(ctx, &y), RKNN_ERR_FAIL);
+  g_seen.compute_result = kThrow;  // a C++ callback that throws: a failed run, not a crash
   EXPECT_EQ(SetInputAndRun(ctx, &y), RKNN_ERR_FAIL);
   g_seen.compute_result = 0;
   ASSERT_EQ(SetInputAndRun(ctx, &y), RKNN_SUCC);

@@ -216,7 +216,8 @@ TEST(InitTest, VendorRknnModelIsModelInvalid) {
 }
 
 TEST(InitTest, UnsupportedFlagsAreParamInvalid) {
-  const uint32_t unsupported[] = {RKNN_FLAG_SHARE_WEIGHT_MEM, RKNN_FLAG_FENCE_IN_OUTSIDE, RKNN_FLAG_FENCE_OUT_OUTSIDE,
+  // RKNN_FLAG_SHARE_WEIGHT_MEM: tests/api/shared_weights_test.cc.
+  const uint32_t unsupported[] = {RKNN_FLAG_FENCE_IN_OUTSIDE, RKNN_FLAG_FENCE_OUT_OUTSIDE,
                                   RKNN_FLAG_FENCE_IN_OUTSIDE | RKNN_FLAG_COLLECT_PERF_MASK};
   for (uint32_t flag : unsupported) {
     rknn_context ctx = kSentinel;

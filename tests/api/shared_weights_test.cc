@@ -192,6 +192,33 @@ TEST(SharedWeights, MisuseGetsCodesAndSaysWhy) {
   EXPECT_EQ(InitShared(&b, weightless, other), RKNN_ERR_MODEL_INVALID);
   // Weights in application memory are not shared.
   EXPECT_EQ(InitShared(&b, weightless, a, RKNN_FLAG_MEM_ALLOC_OUTSIDE), RKNN_ERR_PARAM_INVALID);
+  // A lender whose model is read in place from the application's own buffer, which may be freed first.
+  const size_t padded = (full.size() + 63) / 64 * 64;
+  uint8_t* buffer = static_cast<uint8_t*>(std::aligned_alloc(64, padded));
+  ASSERT_NE(buffer, nullptr);
+  std::memcpy(buffer, full.data(), full.size());
+  rknn_init_extend in_place;
+  std::memset(&in_place, 0, sizeof(in_place));
+  in_place.real_model_size = static_cast<uint32_t>(full.size());
+  rknn_context borrowed = 0;
+  ASSERT_EQ(rknn_init(&borrowed, buffer, static_cast<uint32_t>(full.size()), RKNN_FLAG_MODEL_BUFFER_ZERO_COPY,
+                      &in_place),
+            RKNN_SUCC);
+  EXPECT_EQ(InitShared(&b, weightless, borrowed), RKNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(rknn_destroy(borrowed), RKNN_SUCC);
+  std::free(buffer);
+  // The same in runtime memory (rknn_create_mem): the sharer keeps it alive, so it may lend.
+  rknn_tensor_mem* mem = rknn_create_mem2(0, static_cast<uint64_t>(full.size()), RKNN_MEM_FLAG_ALLOC_NO_CONTEXT);
+  ASSERT_NE(mem, nullptr);
+  std::memcpy(mem->virt_addr, full.data(), full.size());
+  ASSERT_EQ(rknn_init(&borrowed, mem->virt_addr, static_cast<uint32_t>(full.size()), RKNN_FLAG_MODEL_BUFFER_ZERO_COPY,
+                      &in_place),
+            RKNN_SUCC);
+  ASSERT_EQ(InitShared(&b, weightless, borrowed), RKNN_SUCC);
+  EXPECT_EQ(rknn_destroy(borrowed), RKNN_SUCC);
+  EXPECT_EQ(rknn_destroy_mem(0, mem), RKNN_SUCC);
+  RunAndCheck(b, 2);
+  EXPECT_EQ(rknn_destroy(b), RKNN_SUCC);
   // A full model with the flag runs on its own weights.
   ASSERT_EQ(InitShared(&b, Model(2, false), a), RKNN_SUCC);
   RunAndCheck(b, 2);
