@@ -3,8 +3,8 @@
  *
  * Struct sizes, field offsets, enum values and function signatures of
  * Rockchip's rknn_custom_op.h of librknnrt 2.3.2 (spec: shared/spec/rknn-api.md,
- * "rknn_custom_op.h"), on LP64. Every check is a _Static_assert, so a mismatch
- * fails the build.
+ * "rknn_custom_op.h"), on LP64 and 32-bit ARM EABI (where the internal context
+ * is 32-bit). Every check is a _Static_assert, so a mismatch fails the build.
  */
 
 #include <stddef.h>
@@ -59,6 +59,23 @@ OFF_IS(rknn_custom_op, prepare, 800);
 OFF_IS(rknn_custom_op, compute, 808);
 OFF_IS(rknn_custom_op, compute_native, 816);
 OFF_IS(rknn_custom_op, destroy, 824);
+#else
+SIZE_IS(rknn_custom_op_interal_context, 4);
+SIZE_IS(rknn_gpu_op_context, 12);
+SIZE_IS(rknn_custom_op_context, 24);
+OFF_IS(rknn_custom_op_context, internal_ctx, 4);
+OFF_IS(rknn_custom_op_context, gpu_ctx, 8);
+OFF_IS(rknn_custom_op_context, priv_data, 20);
+SIZE_IS(rknn_custom_op_tensor, 416);
+OFF_IS(rknn_custom_op_tensor, mem, 376);
+SIZE_IS(rknn_custom_op_attr, 268);
+OFF_IS(rknn_custom_op_attr, data, 264);
+OFF_IS(rknn_custom_op, cl_kernel_source, 520);
+OFF_IS(rknn_custom_op, cl_source_size, 528);
+OFF_IS(rknn_custom_op, cl_build_options, 536);
+OFF_IS(rknn_custom_op, init, 792);
+OFF_IS(rknn_custom_op, destroy, 808);
+SIZE_IS(rknn_custom_op, 816);
 #endif
 
 typedef int (*callback_fn)(rknn_custom_op_context*, rknn_custom_op_tensor*, uint32_t, rknn_custom_op_tensor*,
@@ -69,4 +86,6 @@ _Static_assert(_Generic(((rknn_custom_op*)0)->destroy, int (*)(rknn_custom_op_co
 SIG_IS(rknn_register_custom_ops, int (*)(rknn_context, rknn_custom_op*, uint32_t));
 SIG_IS(rknn_custom_op_get_op_attr, void (*)(rknn_custom_op_context*, const char*, rknn_custom_op_attr*));
 
+#if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
 int main(void) { return 0; }
+#endif
