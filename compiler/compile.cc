@@ -14,6 +14,7 @@
 #include "compiler/passes/passes.h"
 #include "compiler/quant/accuracy_analysis.h"
 #include "compiler/quant/calibrator.h"
+#include "compiler/quant/custom_op_plugins.h"
 #include "compiler/quant/dataset.h"
 #include "compiler/quant/smooth_activations.h"
 #include "runtime/core/context.h"
@@ -340,6 +341,7 @@ Status BuildFull(const CompileOptions& options, Graph* graph, std::vector<uint8_
   emit.target_platform = options.target_platform;
   emit.custom_string = options.custom_string;
   const bool model_params = HasModelActivationParams(*graph);
+  for (const std::string& path : options.custom_op_plugins) NPURT_RETURN_IF_ERROR(UseCustomOpPlugin(path));
   if (options.float_dtype != DataType::kFloat32 && options.float_dtype != DataType::kFloat16) {
     return NPURT_ERROR(kParamInvalid, "float type %s: float16 or float32 only", DataTypeName(options.float_dtype));
   }
@@ -350,12 +352,15 @@ Status BuildFull(const CompileOptions& options, Graph* graph, std::vector<uint8_
   }
 
   for (const IrNode& n : graph->nodes()) {
-    // Calibration runs the float model, and the converter has no code of the application's to run.
-    if (n.op_type == "Custom" && !model_params) {
+    // Calibration runs the float model: a custom op's code must be at hand.
+    std::string type;
+    if (n.op_type != "Custom" || model_params || !n.attrs.GetString(kCustomOpTypeAttr, "", &type).ok()) continue;
+    if (!HasCustomOpImplementation(type)) {
       return NPURT_ERROR(kParamInvalid,
-                         "node '%s' is a custom op: calibration runs the model, and the converter cannot run the "
-                         "application's callbacks; convert this model in float (without --quantize)",
-                         n.name.c_str());
+                         "node '%s' is a custom op ('%s'): calibration runs the model, so the converter needs its "
+                         "code: give a plugin library exporting get_rknn_custom_op() (--custom-op-plugin), or "
+                         "convert this model in float (without --quantize)",
+                         n.name.c_str(), type.c_str());
     }
   }
   QuantizeOptions quant;

@@ -49,6 +49,9 @@ struct CompileOptions {
   // reg_custom_op): what rknn-toolkit2 calls a non-ONNX-standard op. Nodes of non-ONNX domains are custom
   // ops without being named here.
   std::vector<std::string> custom_op_types;
+  // Plugin libraries implementing custom ops (`--custom-op-plugin`; compiler/quant/custom_op_plugins.h): with
+  // them a model with custom ops can be quantized (calibration runs them) and analysed.
+  std::vector<std::string> custom_op_plugins;
   // rknn-toolkit2's rknn_batch_size (`--batch-size`): > 1 turns a batch-1 model into one that takes
   // this many frames per run; every output must then have it as its first dim. Calibration feeds each
   // sample to every batch slot.

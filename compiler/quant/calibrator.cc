@@ -1,4 +1,5 @@
 #include "compiler/quant/calibrator.h"
+#include "compiler/quant/custom_op_plugins.h"
 
 #include <unistd.h>
 
@@ -380,6 +381,7 @@ Status OpenModel(const std::vector<uint8_t>& bytes, const std::string& error_pre
   ContextOptions options;
   options.keep_onnx_layouts = true;  // observers read the intermediate tensors
   if (s.ok()) s = Context::Create(model, options, context);
+  if (s.ok()) s = RegisterCustomOpImplementations(context->get());  // custom ops: the loaded plugins' code
   if (!s.ok()) return Status(s.code(), error_prefix + s.message());
   return Status::Ok();
 }

@@ -1,6 +1,6 @@
 // A custom CPU operator as rknpu2's rknn_custom_cpu_op_demo registers one: rknn_init, then
-// rknn_register_custom_ops with init / compute / destroy callbacks for the model's "cstSoftplus" nodes,
-// then the general API (inputs_set, run, outputs_get). Only rknn_api.h and rknn_custom_op.h.
+// rknn_register_custom_ops with init / compute / destroy callbacks (cst_softplus.cc) for the model's
+// "cstSoftplus" nodes, then the general API (inputs_set, run, outputs_get). Only rknn_api.h and rknn_custom_op.h.
 //
 // usage: rknn_custom_op_demo MODEL.rknn [EXPECTED_Y.bin [TOLERANCE]]
 // The input is x[i] = ((37 i) mod 101) / 50 - 1 in NCHW float32; with EXPECTED_Y.bin (float32, what
@@ -12,54 +12,11 @@
 #include <cstring>
 #include <vector>
 
+#include "cst_softplus.h"
 #include "rknn_api.h"
 #include "rknn_custom_op.h"
 
 namespace {
-
-// Scratch the init callback allocates and destroy frees (priv_data is the application's).
-struct SoftplusScratch {
-  float beta = 1.0f;
-};
-
-int softplus_init(rknn_custom_op_context* op_ctx, rknn_custom_op_tensor* inputs, uint32_t n_inputs,
-                  rknn_custom_op_tensor* outputs, uint32_t n_outputs) {
-  if (n_inputs != 1 || n_outputs != 1 || inputs[0].attr.type != RKNN_TENSOR_FLOAT32 ||
-      outputs[0].attr.n_elems != inputs[0].attr.n_elems) {
-    std::printf("cstSoftplus: expects one float32 input and an output of its size\n");
-    return -1;
-  }
-  SoftplusScratch* scratch = new SoftplusScratch;
-  rknn_custom_op_attr beta;
-  rknn_custom_op_get_op_attr(op_ctx, "beta", &beta);
-  if (beta.n_elems == 1 && beta.dtype == RKNN_TENSOR_FLOAT32) scratch->beta = static_cast<float*>(beta.data)[0];
-  op_ctx->priv_data = scratch;
-  std::printf("cstSoftplus init: input %s [%u,%u,%u,%u], beta %.3f\n", inputs[0].attr.name, inputs[0].attr.dims[0],
-              inputs[0].attr.dims[1], inputs[0].attr.dims[2], inputs[0].attr.dims[3], scratch->beta);
-  return 0;
-}
-
-// The kernel: float32 NCHW in, float32 NCHW out; data = virt_addr + offset.
-int softplus_compute(rknn_custom_op_context* op_ctx, rknn_custom_op_tensor* inputs, uint32_t,
-                     rknn_custom_op_tensor* outputs, uint32_t) {
-  const SoftplusScratch* scratch = static_cast<SoftplusScratch*>(op_ctx->priv_data);
-  const float* in = reinterpret_cast<const float*>(static_cast<unsigned char*>(inputs[0].mem.virt_addr) +
-                                                   inputs[0].mem.offset);
-  float* out = reinterpret_cast<float*>(static_cast<unsigned char*>(outputs[0].mem.virt_addr) + outputs[0].mem.offset);
-  const float beta = scratch->beta;
-  for (uint32_t i = 0; i < inputs[0].attr.n_elems; ++i) {
-    const float v = beta * in[i];
-    // log(1 + e^v) without overflow: v + log1p(e^-v) for large v.
-    out[i] = (v > 20.0f ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v))) / beta;
-  }
-  return 0;
-}
-
-int softplus_destroy(rknn_custom_op_context* op_ctx) {
-  delete static_cast<SoftplusScratch*>(op_ctx->priv_data);
-  op_ctx->priv_data = nullptr;
-  return 0;
-}
 
 std::vector<unsigned char> ReadFile(const char* path) {
   std::vector<unsigned char> bytes;

@@ -8,6 +8,8 @@ cstSoftplus is not an ONNX operator: its node has domain "cst", and graph.value_
 expected_y.bin: y for the demo's input x[i] = ((37 i) mod 101) / 50 - 1 (exact in float32), computed here in
 float64 with numpy: softplus(v) = log(1 + exp(beta v)) / beta.
 
+x.npy + dataset.txt: that input as a calibration dataset (rknn-toolkit2's format), for the int8 conversion.
+
 usage: make_model.py OUTPUT_DIR
 """
 import os
@@ -47,6 +49,9 @@ def main():
     onnx.save(model, os.path.join(out_dir, "custom_softplus.onnx"))
 
     x = demo_input()
+    np.save(os.path.join(out_dir, "x.npy"), x.astype(np.float32))
+    with open(os.path.join(out_dir, "dataset.txt"), "w") as f:
+        f.write(os.path.join(out_dir, "x.npy") + "\n")
     xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
     c = np.zeros((1, 4, 16, 16))
     for kh in range(3):

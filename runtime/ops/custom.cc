@@ -1,4 +1,7 @@
 // Custom: a node the application computes (runtime/ops/custom_op.h, include/rknn_custom_op.h).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cinttypes>
 #include <cstring>
 #include <mutex>
@@ -59,7 +62,17 @@ Status CustomInfer(const Attributes& attrs, const std::vector<const Tensor*>& in
   return ReadOutputs(attrs, outputs->size(), outputs);
 }
 
-// Every live node state, so that rknn_custom_op_get_op_attr can tell a node's context from garbage.
+// What rknn_custom_op_context::internal_ctx points at. Any copy of the runtime in the process can recognize
+// it: the npurt CLI and the Python module run the compiler's contexts on a runtime of their own beside
+// librknnrt.so, and a plugin's call to rknn_custom_op_get_op_attr binds to librknnrt's.
+struct NodeHandle {
+  uint64_t magic;
+  const NodeHandle* self;
+  const Attributes* attrs;  // the node's own (reserved ones left out)
+};
+constexpr uint64_t kNodeHandleMagic = 0x6e70757274437573ull;
+
+// The handles of this copy's live nodes: tells a node's context from garbage without touching memory.
 std::mutex& LiveMutex() {
   static std::mutex m;
   return m;
@@ -67,6 +80,31 @@ std::mutex& LiveMutex() {
 std::unordered_set<const void*>& LiveStates() {
   static std::unordered_set<const void*> s;
   return s;
+}
+
+// Copies `n` bytes at `p` into `out` if they are mapped and readable, without faulting: the kernel reports an
+// unmapped source of write(2) as EFAULT. For handles of another runtime copy in the process.
+bool ReadIfMapped(const void* p, void* out, size_t n) {
+  static std::mutex m;
+  static int fds[2] = {-1, -1};
+  std::lock_guard<std::mutex> lock(m);
+  if (fds[0] < 0 && ::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return false;
+  const ssize_t written = ::write(fds[1], p, n);
+  if (written <= 0) return false;
+  uint8_t sink[64];
+  const ssize_t got = ::read(fds[0], written == static_cast<ssize_t>(n) ? out : sink, static_cast<size_t>(written));
+  return written == static_cast<ssize_t>(n) && got == written;
+}
+
+const NodeHandle* FindHandle(uint64_t internal_ctx) {
+  const auto* h = reinterpret_cast<const NodeHandle*>(static_cast<uintptr_t>(internal_ctx));
+  {
+    std::lock_guard<std::mutex> lock(LiveMutex());
+    if (LiveStates().count(h) != 0) return h;
+  }
+  NodeHandle copy{};
+  if (h == nullptr || !ReadIfMapped(h, &copy, sizeof(copy))) return nullptr;
+  return copy.magic == kNodeHandleMagic && copy.self == h ? h : nullptr;
 }
 
 // Runs an application callback; an exception thrown through it (a C++ callback) becomes a failure code
@@ -88,16 +126,18 @@ struct CustomState : OpState {
   bool initialized = false;  // init ran (or there is none): destroy runs at the end
   rknn_custom_op_context ctx{};
   std::vector<rknn_custom_op_tensor> inputs, outputs;
+  NodeHandle handle{kNodeHandleMagic, &handle, &attrs};
 
   CustomState() {
-    ctx.internal_ctx = static_cast<rknn_custom_op_interal_context>(reinterpret_cast<uintptr_t>(this));
+    ctx.internal_ctx = static_cast<rknn_custom_op_interal_context>(reinterpret_cast<uintptr_t>(&handle));
     std::lock_guard<std::mutex> lock(LiveMutex());
-    LiveStates().insert(this);
+    LiveStates().insert(&handle);
   }
   ~CustomState() override {
     Unbind();
+    handle.magic = 0;
     std::lock_guard<std::mutex> lock(LiveMutex());
-    LiveStates().erase(this);
+    LiveStates().erase(&handle);
   }
   void Unbind() {
     if (initialized && op != nullptr && op->destroy != nullptr) {
@@ -284,12 +324,9 @@ void UnbindCustomNode(OpNode* node) {
 bool LookupCustomOpAttr(const rknn_custom_op_context* op_ctx, const char* name, rknn_custom_op_attr* out) {
   std::memset(out, 0, sizeof(*out));
   std::strncpy(out->name, name, RKNN_MAX_NAME_LEN - 1);
-  const void* state = reinterpret_cast<const void*>(static_cast<uintptr_t>(op_ctx->internal_ctx));
-  {
-    std::lock_guard<std::mutex> lock(LiveMutex());
-    if (LiveStates().count(state) == 0) return false;
-  }
-  const Attribute* a = static_cast<const CustomState*>(state)->attrs.Find(name);
+  const NodeHandle* handle = FindHandle(op_ctx->internal_ctx);
+  if (handle == nullptr) return false;
+  const Attribute* a = handle->attrs->Find(name);
   if (a == nullptr) return true;  // the node has no such attribute: n_elems 0, data NULL
   switch (a->type) {
     case AttrType::kInt:

@@ -209,6 +209,8 @@ void ApplyYamlMap(const YAML::Node& map, const std::string& file, const char* co
       if (args->output.empty()) args->output = ScalarOf(v, where);
     } else if (key == "custom_ops") {
       args->custom_ops = StringList(v, where);
+    } else if (key == "custom_op_plugins") {
+      for (const std::string& p : StringList(v, where)) args->custom_op_plugins.push_back(NextToConfig(file, p));
     } else if (key == "remove_weight") {
       if (!ParseBool(ScalarOf(v, where), &args->remove_weight)) throw Failure{where + " must be true or false"};
     } else if (key == "quantize" || key == "do_quantization") {
@@ -347,6 +349,11 @@ void AddConversionOptions(CLI::App* cmd, ConvertArgs* args, bool quantize_flag) 
                   "An op type whose nodes are custom ops (rknn_custom_op.h) even in ONNX's domain, e.g. cstSoftmax "
                   "(nodes of other domains always are); comma-separated or repeated")
       ->allow_extra_args(false);
+  cmd->add_option("--custom-op-plugin", args->custom_op_plugins,
+                  "A library exporting get_rknn_custom_op() (the vendor's custom op plugin form) whose op the "
+                  "converter runs where it runs the model: calibration with --quantize, npurt accuracy; repeated "
+                  "for several")
+      ->allow_extra_args(false);
   cmd->add_flag("--remove-weight", args->remove_weight,
                 "Leave out the weights (constants of 1 KiB or more): the model takes them at rknn_init from a "
                 "context of this model converted without the flag (RKNN_FLAG_SHARE_WEIGHT_MEM, extend->ctx); "
@@ -411,6 +418,7 @@ std::vector<std::string> GivenConversionOptions(const CLI::App& cmd) {
   std::vector<std::string> given;
   for (const char* name : {"--target-platform", "--input-shapes", "--inputs", "--outputs", "--mean-values",
                            "--std-values", "--reorder-channels", "--custom-string", "--float-dtype", "--remove-weight", "--custom-op",
+                           "--custom-op-plugin",
                            "--batch-size",
                            "--dynamic-input", "--quantize",
                            "--dataset", "--quant-img-rgb2bgr",
@@ -467,6 +475,7 @@ ConvertArgs MergeConfig(ConvertArgs args, const std::vector<std::string>& given,
     if (was_given("--float-dtype")) args.float_dtype = cli.float_dtype;
     if (was_given("--remove-weight")) args.remove_weight = cli.remove_weight;
     if (was_given("--custom-op")) args.custom_ops = cli.custom_ops;
+    if (was_given("--custom-op-plugin")) args.custom_op_plugins = cli.custom_op_plugins;
     if (was_given("--batch-size")) args.batch_size = cli.batch_size;
     if (was_given("--dynamic-input")) args.dynamic_input = cli.dynamic_input;
     if (was_given("--quantize")) args.quantize = cli.quantize;
@@ -558,6 +567,7 @@ compiler::CompileOptions ToCompileOptions(const ConvertArgs& args, bool* reorder
   }
   o.quantize = args.quantize;
   o.remove_weight = args.remove_weight;
+  o.custom_op_plugins = args.custom_op_plugins;
   for (const std::string& s : args.custom_ops) {
     for (const std::string& type : SplitList(s)) {
       if (type.empty()) throw Failure{"--custom-op: empty op type"};

@@ -34,6 +34,7 @@ struct ConvertArgs {
   std::string float_dtype;  // "": not given (float16, as the board)
   bool remove_weight = false;
   std::vector<std::string> custom_ops;  // op types that are custom ops in any domain (comma-separated or repeated)
+  std::vector<std::string> custom_op_plugins;  // libraries exporting get_rknn_custom_op(): custom ops the converter runs
   int64_t batch_size = -1;  // -1: not given
   std::vector<std::string> dynamic_input;  // one shape set each: "d0,d1,...[;d0,d1,...]" (one shape per input)
   bool quantize = false;
