@@ -290,8 +290,9 @@ std::string CustomOpTypeOf(const OpNode& node) {
 }
 
 Status BindCustomNode(OpNode* node) {
+  if (!IsCustomNode(*node) || node->state == nullptr || node->custom_ops == nullptr) return Status::Ok();
   CustomState* s = node->state_as<CustomState>();
-  if (!IsCustomNode(*node) || s == nullptr || s->op != nullptr || node->custom_ops == nullptr) return Status::Ok();
+  if (s->op != nullptr) return Status::Ok();  // bound already
   const rknn_custom_op* op = node->custom_ops->Find(s->op_type);
   if (op == nullptr) return Status::Ok();
   s->op = op;
