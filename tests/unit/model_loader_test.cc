@@ -63,6 +63,35 @@ TEST(ModelLoader, RejectsSizeThatDisagreesWithShape) {
   ExpectInvalid(Mutated([](fb::Model* m) { TensorNamed(m, "conv.weight")->mutate_size(8); }), "needs");
 }
 
+TEST(ModelLoader, RejectsSharedWeightsWithoutAContentHashAndUnknownStorage) {
+  // conv.weight (216 bytes) as another model's weight (remove_weight): found by its content hash only.
+  ExpectInvalid(Mutated([](fb::Model* m) {
+                  fb::Tensor* w = TensorNamed(m, "conv.weight");
+                  w->mutate_storage(fb::Storage::SHARED);
+                  w->mutate_content_hash(0);
+                }),
+                "has no content hash");
+  ExpectInvalid(Mutated([](fb::Model* m) { TensorNamed(m, "conv.weight")->mutate_storage(static_cast<fb::Storage>(5)); }),
+                "unknown storage 5");
+  // With a hash it loads, and is a constant no op may write.
+  std::vector<uint8_t> file = Mutated([](fb::Model* m) {
+    fb::Tensor* w = TensorNamed(m, "conv.weight");
+    w->mutate_storage(fb::Storage::SHARED);
+    w->mutate_content_hash(0x1234567);
+  });
+  std::shared_ptr<const Model> model;
+  ASSERT_TRUE(Model::Load(file.data(), file.size(), &model).ok());
+  EXPECT_TRUE(model->has_shared_constants());
+  const std::vector<uint8_t> written = Mutated([](fb::Model* m) {
+    fb::Tensor* out = TensorNamed(m, "conv:out");
+    out->mutate_storage(fb::Storage::SHARED);
+    out->mutate_content_hash(0x1234567);
+  });
+  const Status s = Model::Load(written.data(), written.size(), &model);
+  EXPECT_EQ(s.code(), StatusCode::kModelInvalid);
+  EXPECT_NE(s.message().find("which is a constant"), std::string::npos) << s.message();
+}
+
 TEST(ModelLoader, RejectsAFloatTypeOtherThanFp32OrFp16) {
   ExpectInvalid(Mutated([](fb::Model* m) { m->mutate_float_dtype(fb::DataType::INT8); }), "model float type is INT8");
 }
