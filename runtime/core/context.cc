@@ -102,8 +102,14 @@ Context::~Context() {
 
 Status Context::Create(std::shared_ptr<const Model> model, const ContextOptions& options,
                        std::unique_ptr<Context>* out) {
+  return Create(std::move(model), options, CustomOpTable(), out);
+}
+
+Status Context::Create(std::shared_ptr<const Model> model, const ContextOptions& options, CustomOpTable custom_ops,
+                       std::unique_ptr<Context>* out) {
   std::unique_ptr<Context> ctx(new (std::nothrow) Context(std::move(model), options));
   if (!ctx) return NPURT_ERROR(kMallocFail, "out of memory creating a context");
+  ctx->custom_ops_ = std::move(custom_ops);  // before Init: each node's init runs as it is prepared
   NPURT_RETURN_IF_ERROR(ctx->Init());
   *out = std::move(ctx);
   return Status::Ok();
@@ -113,12 +119,7 @@ Status Context::Duplicate(std::unique_ptr<Context>* out) const {
   ContextOptions options = options_;
   options.shares_weights = true;
   options.weights_from = this;  // a remove_weight model's copy reads the same shared weights
-  std::unique_ptr<Context> ctx(new (std::nothrow) Context(model_, options));
-  if (!ctx) return NPURT_ERROR(kMallocFail, "out of memory creating a context");
-  ctx->custom_ops_ = custom_ops_.Clone();  // the same callbacks; each node's init runs as it is prepared
-  NPURT_RETURN_IF_ERROR(ctx->Init());
-  *out = std::move(ctx);
-  return Status::Ok();
+  return Create(model_, options, custom_ops_.Clone(), out);  // and calls the same callbacks
 }
 
 Status Context::RegisterCustomOps(const rknn_custom_op* ops, uint32_t count) {
@@ -181,9 +182,7 @@ Status Context::ResolveSharedConstants(const Context* owner) {
     if (!lender->weights_outlive_caller()) return WeightsNotLendable();
   }
   if (!owner->model_->weights_outlive_caller()) return WeightsNotLendable();
-  std::vector<const ModelGraph*> graphs = {&model_->graph()};
-  for (const ModelGraph& g : model_->shape_sets()) graphs.push_back(&g);
-  for (const ModelGraph* g : graphs) {
+  for (const ModelGraph* g : model_->all_graphs()) {
     std::vector<const uint8_t*>& data = shared_constants_[g];
     data.assign(g->tensors.size(), nullptr);
     for (size_t i = 0; i < g->tensors.size(); ++i) {
@@ -204,9 +203,7 @@ Status Context::ResolveSharedConstants(const Context* owner) {
 }
 
 const uint8_t* Context::FindConstant(uint64_t content_hash, uint64_t size, DataType dtype) const {
-  std::vector<const ModelGraph*> graphs = {&model_->graph()};
-  for (const ModelGraph& g : model_->shape_sets()) graphs.push_back(&g);
-  for (const ModelGraph* g : graphs) {
+  for (const ModelGraph* g : model_->all_graphs()) {
     for (size_t i = 0; i < g->tensors.size(); ++i) {
       const TensorDesc& d = g->tensors[i];
       if (d.content_hash != content_hash || d.size != size || d.dtype != dtype) continue;

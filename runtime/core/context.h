@@ -149,6 +149,9 @@ class Context {
 
  private:
   Context(std::shared_ptr<const Model> model, const ContextOptions& options);
+  // Create, with the custom op types registered before the ops are prepared (Duplicate).
+  static Status Create(std::shared_ptr<const Model> model, const ContextOptions& options, CustomOpTable custom_ops,
+                       std::unique_ptr<Context>* out);
   Status Init();
   // Points the tensors at the weights, the arena and the I/O buffers as `g` lays them out and prepares its ops.
   Status BindGraph(const ModelGraph& g);

@@ -102,6 +102,12 @@ class Model {
   // Dynamic-shape models: every input shape set, in conversion order (empty for static models).
   bool dynamic() const { return !shape_sets_.empty(); }
   const std::vector<ModelGraph>& shape_sets() const { return shape_sets_; }
+  // The root graph, then every shape set.
+  std::vector<const ModelGraph*> all_graphs() const {
+    std::vector<const ModelGraph*> graphs = {&graph_};
+    for (const ModelGraph& g : shape_sets_) graphs.push_back(&g);
+    return graphs;
+  }
   // What a context allocates so that every graph fits: the largest arena, and per input and
   // output the largest buffer.
   uint64_t max_arena_size() const;

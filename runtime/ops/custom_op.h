@@ -33,7 +33,6 @@ class CustomOpTable {
   // Copies `op`; the caller checked it (CheckCustomOp) and that its type is not registered yet.
   const rknn_custom_op* Add(const rknn_custom_op& op);
   void Remove(const std::string& op_type);
-  bool empty() const { return ops_.empty(); }
   // A copy for a duplicated context (rknn_dup_context): the same callbacks.
   CustomOpTable Clone() const;
 
