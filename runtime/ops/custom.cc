@@ -120,7 +120,6 @@ int CallApplication(Fn fn) {
 
 struct CustomState : OpState {
   std::string op_type;
-  std::string node_name;
   Attributes attrs;  // the node's own (reserved ones left out)
   const rknn_custom_op* op = nullptr;
   bool initialized = false;  // init ran (or there is none): destroy runs at the end
@@ -180,7 +179,6 @@ void PointTensors(OpNode* node, CustomState* s) {
 Status CustomPrepare(OpNode* node) {
   auto s = std::make_unique<CustomState>();
   NPURT_RETURN_IF_ERROR(node->attrs.GetString(kCustomOpTypeAttr, "", &s->op_type));
-  s->node_name = node->name;
   for (const Attribute& a : node->attrs.list()) {
     if (!IsReservedCustomAttr(a.name)) s->attrs.Add(a);
   }
