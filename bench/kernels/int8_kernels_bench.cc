@@ -1,8 +1,8 @@
 // Throughput of npurt's int8 microkernels one by one (Google Benchmark), for the shapes the benchmark
-// models spend their time in: the igemm tile over a band of pixels (1x1 and 3x3, small and large K), the
-// requantization rows after it, the activation staging and the depthwise kernel. Prints MAC/s or
-// elements/s per kernel that runs on this CPU, so a change to one kernel is measured apart from the rest
-// of the frame.
+// models spend their time in: the igemm tile over a band of pixels (1x1 and 3x3, small and large K), alone
+// and with its requantization fused, the requantization rows, the activation staging and the depthwise
+// kernel. Prints MAC/s or elements/s per kernel that runs on this CPU, so a change to one kernel is
+// measured apart from the rest of the frame.
 //
 //   build/bench/kernels/int8_kernels_bench [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
@@ -66,8 +66,40 @@ struct Pointwise {
       }
     }
   }
+  // Every tile with its requantization fused (int8 or int16 codes, an int8 residual if `residual`), as the
+  // op runs a 1x1 convolution whose activation folds into the clamp.
+  void TilesRequantized(bool out16, bool residual) {
+    const auto tile = kernel.tile_requant[residual ? 1 : 0][out16 ? 1 : 0];
+    IgemmTileArgs t;
+    t.taps = 1;
+    t.kgroups = static_cast<int>(packed.kgroups);
+    t.base = staged.data();
+    t.row_bytes = row_bytes;
+    IgemmRequant r;
+    r.out_scale = out16 ? 1e-2f : 0.5f;
+    r.lo = out16 ? -32768.0f : -128.0f;
+    r.hi = out16 ? 32767.0f : 127.0f;
+    r.residual_scale = 0.25f;
+    r.out_stride = n;
+    const size_t out_bytes = out16 ? 2 : 1;
+    for (int64_t p = 0; p < pixels; p += kernel.mr) {
+      t.rows = static_cast<int>(std::min<int64_t>(kernel.mr, pixels - p));
+      t.first_row = p;
+      for (int64_t b = 0; b < packed.blocks; ++b) {
+        t.weights = packed.Block(0, b);
+        t.bias = packed.BlockBias(0, b);
+        t.cols = static_cast<int>(std::min<int64_t>(kernel.nr, n - b * kernel.nr));
+        r.acc_scale = scale.data() + b * kernel.nr;
+        r.out = codes.data() + static_cast<size_t>(p * n + b * kernel.nr) * out_bytes;
+        r.residual = residual ? input.data() : nullptr;  // any int8 codes: the timing does not depend on them
+        tile(t, r);
+      }
+    }
+  }
   const IgemmKernel& kernel;
   int64_t pixels, n, row_bytes = 0;
+  std::vector<float> scale = std::vector<float>(static_cast<size_t>(n + 64), 1e-3f);
+  std::vector<uint8_t> codes = std::vector<uint8_t>(static_cast<size_t>(pixels * n) * 2);
   IgemmPackedWeights packed;
   std::vector<int8_t> input;
   std::vector<uint8_t> staged;
@@ -81,6 +113,20 @@ void BM_IgemmTiles(benchmark::State& state, const IgemmKernel* kernel) {
   for (auto _ : state) {
     conv.Tiles();
     benchmark::DoNotOptimize(conv.sums.data());
+  }
+  state.counters["GMAC/s"] = benchmark::Counter(static_cast<double>(pixels * k * n) * 1e-9 * state.iterations(),
+                                                benchmark::Counter::kIsRate);
+  state.counters["Gout/s"] = benchmark::Counter(static_cast<double>(pixels * n) * 1e-9 * state.iterations(),
+                                                benchmark::Counter::kIsRate);
+}
+
+// The tiles with the requantization in their epilogue (args: K, N, int16 output, int8 residual).
+void BM_IgemmTilesRequantized(benchmark::State& state, const IgemmKernel* kernel) {
+  const int64_t pixels = 64, k = state.range(0), n = state.range(1);
+  Pointwise conv(*kernel, pixels, k, n);
+  for (auto _ : state) {
+    conv.TilesRequantized(state.range(2) != 0, state.range(3) != 0);
+    benchmark::DoNotOptimize(conv.codes.data());
   }
   state.counters["GMAC/s"] = benchmark::Counter(static_cast<double>(pixels * k * n) * 1e-9 * state.iterations(),
                                                 benchmark::Counter::kIsRate);
@@ -183,6 +229,12 @@ void RegisterAll() {
     for (const auto& kn : std::vector<std::pair<int64_t, int64_t>>{{16, 96}, {32, 192}, {64, 256}, {256, 64}, {576, 64}, {1024, 256}, {4608, 512}}) {
       b->Args({kn.first, kn.second});
     }
+  }
+  for (const IgemmKernel* k : AllIgemmKernels()) {
+    if (!IgemmKernelRuns(*k) || k->tile_requant[0][0] == nullptr) continue;
+    auto* b = benchmark::RegisterBenchmark((std::string("igemm_tiles_requantized/") + k->name).c_str(),
+                                           BM_IgemmTilesRequantized, k);
+    b->Args({16, 96, 0, 0})->Args({64, 256, 0, 0})->Args({64, 256, 0, 1})->Args({64, 256, 1, 0})->Args({576, 64, 0, 0});
   }
   for (bool out16 : {false, true}) {
     auto* b = benchmark::RegisterBenchmark(out16 ? "requantize_rows/int16" : "requantize_rows/int8", BM_RequantizeRows, out16);

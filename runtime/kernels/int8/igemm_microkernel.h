@@ -145,6 +145,26 @@ void IgemmTileRequant(const IgemmTileArgs& t, const IgemmRequant& r) {
   uint8_t* const out = static_cast<uint8_t*>(r.out);
   const uint8_t* const residual = static_cast<const uint8_t*>(r.residual);
   const int64_t stride = r.out_stride;
+  // The columns' scales once for the tile's rows (loaded ahead of the stores, which could alias them).
+  typename P::Scale scale[NV];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) {
+    const int lanes = cols - j * kLanes;
+    scale[j] = P::LoadScale(acc_scale + j * kLanes, lanes <= 0 ? 1 : lanes < kLanes ? lanes : kLanes);
+  }
+  if (rows == MR && cols == NV * kLanes) {  // a whole tile: every lane stored, no masks or tests
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        const int64_t at = i * stride + j * kLanes;
+        P::template StoreRequantized<kResidual, kOut16>(c, acc[i][j], scale[j],
+                                                        kResidual != 0 ? residual + at * kResidualBytes : nullptr,
+                                                        out + at * kOutBytes, kLanes);
+      }
+    }
+    return;
+  }
 #pragma GCC unroll 16
   for (int i = 0; i < MR; ++i) {
 #pragma GCC unroll 4
@@ -153,7 +173,7 @@ void IgemmTileRequant(const IgemmTileArgs& t, const IgemmRequant& r) {
       const int lanes = cols - j * kLanes;
       if (i < rows && lanes > 0) {
         const int64_t at = i * stride + j * kLanes;
-        P::template StoreRequantized<kResidual, kOut16>(c, acc[i][j], acc_scale + j * kLanes,
+        P::template StoreRequantized<kResidual, kOut16>(c, acc[i][j], scale[j],
                                                         kResidual != 0 ? residual + at * kResidualBytes : nullptr,
                                                         out + at * kOutBytes, lanes < kLanes ? lanes : kLanes);
       }

@@ -58,15 +58,21 @@ struct Avx2Madd {
     __m256 out_scale, lo, hi, residual_scale;
     __m256i zp, residual_zp;
   };
+  // The scales of `lanes` (1..8) channels, zero past them.
+  using Scale = __m256;
+  static Scale LoadScale(const float* acc_scale, int lanes) {
+    if (lanes >= 8) return _mm256_loadu_ps(acc_scale);
+    alignas(32) float scale[8] = {};
+    std::memcpy(scale, acc_scale, static_cast<size_t>(lanes) * sizeof(float));
+    return _mm256_load_ps(scale);
+  }
   // `lanes` (1..8) channels of one row: acc (bias in) with its scales and residual codes to codes at out.
   template <int kResidual, bool kOut16>
-  static void StoreRequantized(const Requant& c, Vec acc, const float* acc_scale, const uint8_t* residual,
-                               uint8_t* out, int lanes) {
+  static void StoreRequantized(const Requant& c, Vec acc, Scale scale, const uint8_t* residual, uint8_t* out,
+                               int lanes) {
     if (lanes < 8) {  // a partial vector: through local copies of its lanes (zero past them)
-      alignas(32) float scale[8] = {};
       alignas(32) int16_t codes[8] = {};
       alignas(16) int16_t result[8];
-      std::memcpy(scale, acc_scale, static_cast<size_t>(lanes) * sizeof(float));
       for (int l = 0; l < lanes && kResidual != 0; ++l) {
         codes[l] = kResidual == 2 ? reinterpret_cast<const int16_t*>(residual)[l] : static_cast<int8_t>(residual[l]);
       }
@@ -81,7 +87,7 @@ struct Avx2Madd {
       }
       return;
     }
-    const __m128i words = Requantized<kResidual>(c, acc, acc_scale, residual);
+    const __m128i words = Requantized<kResidual>(c, acc, scale, residual);
     if constexpr (kOut16) {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(out), words);
     } else {
@@ -90,8 +96,8 @@ struct Avx2Madd {
   }
   // Eight codes as int16 (within the output type's range: the packs are exact).
   template <int kResidual>
-  static __m128i Requantized(const Requant& c, Vec acc, const float* acc_scale, const uint8_t* residual) {
-    __m256 real = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(acc_scale));
+  static __m128i Requantized(const Requant& c, Vec acc, Scale scale, const uint8_t* residual) {
+    __m256 real = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), scale);
     if constexpr (kResidual != 0) {
       const __m256i codes =
           kResidual == 2 ? _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(residual)))
@@ -141,13 +147,20 @@ struct Avx512MaddEmulated {
     Avx2Madd::StoreFloat(out + 8, v.hi);
   }
   using Requant = Avx2Madd::Requant;
+  struct Scale {
+    __m256 lo, hi;
+  };
+  static Scale LoadScale(const float* acc_scale, int lanes) {
+    return {Avx2Madd::LoadScale(acc_scale, lanes < 8 ? lanes : 8),
+            lanes > 8 ? Avx2Madd::LoadScale(acc_scale + 8, lanes - 8) : _mm256_setzero_ps()};
+  }
   template <int kResidual, bool kOut16>
-  static void StoreRequantized(const Requant& c, Vec acc, const float* acc_scale, const uint8_t* residual,
-                               uint8_t* out, int lanes) {
+  static void StoreRequantized(const Requant& c, Vec acc, Scale scale, const uint8_t* residual, uint8_t* out,
+                               int lanes) {
     constexpr int kOutBytes = kOut16 ? 2 : 1, kResidualBytes = kResidual == 2 ? 2 : 1;
-    Avx2Madd::StoreRequantized<kResidual, kOut16>(c, acc.lo, acc_scale, residual, out, lanes < 8 ? lanes : 8);
+    Avx2Madd::StoreRequantized<kResidual, kOut16>(c, acc.lo, scale.lo, residual, out, lanes < 8 ? lanes : 8);
     if (lanes > 8) {
-      Avx2Madd::StoreRequantized<kResidual, kOut16>(c, acc.hi, acc_scale + 8,
+      Avx2Madd::StoreRequantized<kResidual, kOut16>(c, acc.hi, scale.hi,
                                                     kResidual != 0 ? residual + 8 * kResidualBytes : nullptr,
                                                     out + 8 * kOutBytes, lanes - 8);
     }
@@ -189,12 +202,16 @@ struct Avx512Madd {
     __m512 out_scale, lo, hi, residual_scale;
     __m512i zp, residual_zp;
   };
+  // The scales of `lanes` (1..16) channels, zero past them.
+  using Scale = __m512;
+  static __mmask16 LaneMask(int lanes) { return static_cast<__mmask16>(lanes >= 16 ? 0xffff : (1u << lanes) - 1); }
+  static Scale LoadScale(const float* acc_scale, int lanes) { return _mm512_maskz_loadu_ps(LaneMask(lanes), acc_scale); }
   // `lanes` (1..16) channels of one row: acc (bias in) with its scales and residual codes to codes at out.
   template <int kResidual, bool kOut16>
-  static void StoreRequantized(const Requant& c, Vec acc, const float* acc_scale, const uint8_t* residual,
-                               uint8_t* out, int lanes) {
-    const __mmask16 k = static_cast<__mmask16>(lanes >= 16 ? 0xffff : (1u << lanes) - 1);
-    __m512 real = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_maskz_loadu_ps(k, acc_scale));
+  static void StoreRequantized(const Requant& c, Vec acc, Scale scale, const uint8_t* residual, uint8_t* out,
+                               int lanes) {
+    const __mmask16 k = LaneMask(lanes);
+    __m512 real = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), scale);
     if constexpr (kResidual != 0) {
       const __m512i codes = kResidual == 2 ? _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(k, residual))
                                            : _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, residual));
@@ -202,9 +219,9 @@ struct Avx512Madd {
     }
     const __m512i v = QuantizeReal(real, c.out_scale, c.lo, c.hi, c.zp);
     if constexpr (kOut16) {
-      _mm256_mask_storeu_epi16(out, k, _mm512_cvtepi32_epi16(v));
+      StoreCodes(reinterpret_cast<int16_t*>(out), k, v);
     } else {
-      _mm_mask_storeu_epi8(out, k, _mm512_cvtepi32_epi8(v));
+      StoreCodes(reinterpret_cast<int8_t*>(out), k, v);
     }
   }
 };

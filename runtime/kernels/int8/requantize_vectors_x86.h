@@ -6,6 +6,8 @@
 
 #include <immintrin.h>
 
+#include <cstdint>
+
 namespace npurt {
 namespace {
 
@@ -37,6 +39,30 @@ inline __m512i QuantizeReal(__m512 real, __m512 out_scale, __m512 lo, __m512 hi,
   const __m512 clamped = _mm512_min_ps(hi, _mm512_max_ps(lo, q));
   return _mm512_add_epi32(_mm512_maskz_cvt_roundps_epi32(number, clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
                           zero_point);
+}
+#endif
+
+#if defined(__AVX512BW__)
+// Sixteen int32 codes (within the output type: narrowing is exact) stored as int8 / int16, the first lanes
+// of k: narrowed in a register, then a plain store where every lane is stored (the whole tiles), a masked
+// one otherwise. The empty asm keeps GCC from folding them back into vpmovdb's masked memory form.
+inline void StoreCodes(int8_t* out, __mmask16 k, __m512i v) {
+  __m128i narrow = _mm512_cvtepi32_epi8(v);
+  asm("" : "+v"(narrow));
+  if (k == 0xffff) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), narrow);
+  } else {
+    _mm_mask_storeu_epi8(out, k, narrow);
+  }
+}
+inline void StoreCodes(int16_t* out, __mmask16 k, __m512i v) {
+  __m256i narrow = _mm512_cvtepi32_epi16(v);
+  asm("" : "+v"(narrow));
+  if (k == 0xffff) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), narrow);
+  } else {
+    _mm256_mask_storeu_epi16(out, k, narrow);
+  }
 }
 #endif
 
