@@ -358,6 +358,16 @@ bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int
                 RoundUp64(static_cast<size_t>(dw_geometry_.band_rows * dw_geometry_.chunk_cols * channels) * sizeof(float));
   slots_ = threads;
   node->scratch_bytes = staged_bytes_ + output_bytes_ + residual_bytes_ + static_cast<size_t>(slots_) * slot_bytes_;
+  // The requantization in the bands' epilogue where the kernel has it: float sums, no residual, an
+  // activation that folds into the clamp, int8 or int16 codes out.
+  dw_run_requant_ = nullptr;
+  if (sums_ == Sums::kFloat && !has_residual_ && (y.dtype == DataType::kInt8 || y.dtype == DataType::kInt16)) {
+    const FoldedClamp clamp = FoldActivationIntoClamp(RowsParams(*node, 0, channels));
+    if (clamp.folded) {
+      dw_run_requant_ = DwconvRunRequantFor(*dw, dw_geometry_, y.dtype == DataType::kInt16);
+      fused_lo_ = clamp.lo, fused_hi_ = clamp.hi;
+    }
+  }
   node->kernel = std::string(dw->name) + (sums_ == Sums::kBiasApart ? " int32 sums" : "");
   node->channels_last_io = true;
   return true;
@@ -374,6 +384,19 @@ void ConvInt8Path::RunDepthwiseItem(const OpNode& node, int64_t index, const Dwc
   a.weights = dw_weights_.data();
   a.bias = dw_bias_.data();
   float* sums = reinterpret_cast<float*>(slot + dw_region_bytes_);
+  if (dw_run_requant_ != nullptr) {  // codes straight from the sums' registers into the output rows
+    IgemmRequant r;
+    r.acc_scale = quant_.acc_scale.data();
+    r.out_scale = quant_.output_scale;
+    r.lo = fused_lo_, r.hi = fused_hi_;
+    r.out_zero_point = quant_.output_zero_point;
+    r.out_stride = dw_geometry_.out_w * out_channels_;
+    r.out = static_cast<uint8_t*>(out) + static_cast<size_t>((item.row * dw_geometry_.out_w + item.col) * out_channels_) *
+                                             DataTypeSize(node.outputs[0]->dtype);
+    a.requant = &r;
+    dw_run_requant_(a, item);
+    return;
+  }
   if (sums_ == Sums::kBiasApart) {
     a.out_int32 = reinterpret_cast<int32_t*>(sums);
   } else {

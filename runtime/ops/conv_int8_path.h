@@ -56,6 +56,7 @@ class ConvInt8Path {
   // (dw_region_bytes_ of its slot) before its sums.
   const DwconvKernel* dw_ = nullptr;
   DwconvRunFn dw_run_ = nullptr;
+  DwconvRunFn dw_run_requant_ = nullptr;  // the kernel with the requantization fused (codes out), or nullptr
   size_t dw_region_bytes_ = 0;
   DwconvGeometry dw_geometry_;
   std::vector<int64_t> dw_tap_offsets_;

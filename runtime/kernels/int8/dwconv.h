@@ -78,6 +78,10 @@ struct DwconvArgs {
   // The item's sums: output pixel (row r, column j) of the item at (r * cols + j) * channels.
   float* out = nullptr;
   int32_t* out_int32 = nullptr;  // instead of out (not nullptr): the int32 accumulators themselves
+  // The kernels with the requantization fused (DwconvKernel::run_rows_requant) write codes instead: output
+  // pixel (row r, column j) of the item at requant->out + r * out_stride + j * channels elements (out:
+  // the item's first pixel), requant->acc_scale the channels' scales.
+  const IgemmRequant* requant = nullptr;
 };
 
 using DwconvRunFn = void (*)(const DwconvArgs& args, const DwconvItem& item);
@@ -94,11 +98,16 @@ struct DwconvKernel {
   // kernel heights 3 and 5 at strides 1 and 2 without vertical dilation ([height == 5][stride == 2]).
   DwconvRunFn run;
   DwconvRunFn run_rows[2][2];
+  // The bands' kernels with the requantization in their epilogue, as the igemm's fused tiles (int8 or int16
+  // codes, an activation folded into the clamp, no residual): [int16 output][height == 5][stride == 2];
+  // nullptr where the policy has no fused requantization.
+  DwconvRunFn run_rows_requant[2][2][2];
   // The staged region of the item whose first output row and column are `item`'s, into `region`.
   void (*stage)(const DwconvStageArgs& args, const DwconvItem& item, uint8_t* region);
 };
-// The kernel's function for geometry `g`.
+// The kernel's function for geometry `g`; its function with the requantization fused, or nullptr.
 DwconvRunFn DwconvRunFor(const DwconvKernel& k, const DwconvGeometry& g);
+DwconvRunFn DwconvRunRequantFor(const DwconvKernel& k, const DwconvGeometry& g, bool out16);
 
 const std::vector<const DwconvKernel*>& AllDwconvKernels();
 bool DwconvKernelRuns(const DwconvKernel& k);

@@ -12,9 +12,9 @@ const DwconvKernel kDwconvAvx2 =
     MakeDwconvKernel<Avx2Madd, 4, F::kPairsS16>("s8_dwconv_8c2__avx2", CpuTarget::kAvx2, nullptr, false, true);
 const DwconvKernel kDwconvAvxVnniEmulated = MakeDwconvKernel<AvxVnniEmulated, 4, F::kQuadsU8>(
     "s8_dwconv_8c4__avxvnni_emulated", CpuTarget::kAvx2, nullptr, true, false);
-const DwconvKernel kDwconvAvx512Emulated = MakeDwconvKernel<Avx512MaddEmulated, 4, F::kPairsS16>(
+const DwconvKernel kDwconvAvx512Emulated = MakeDwconvKernel<Avx512MaddEmulated, 4, F::kPairsS16, true>(
     "s8_dwconv_16c2__avx512_emulated", CpuTarget::kAvx2, nullptr, true, true);
-const DwconvKernel kDwconvAvx512VnniEmulated = MakeDwconvKernel<Avx512VnniEmulated, 4, F::kQuadsU8>(
+const DwconvKernel kDwconvAvx512VnniEmulated = MakeDwconvKernel<Avx512VnniEmulated, 4, F::kQuadsU8, true>(
     "s8_dwconv_16c4__avx512vnni_emulated", CpuTarget::kAvx2, nullptr, true, false);
 const DwconvKernel kDwconvNeonDotEmulated = MakeDwconvKernel<NeonDotEmulated, 4, F::kQuadsS8>(
     "s8_dwconv_4c4__neondot_emulated", CpuTarget::kAvx2, nullptr, true, false);

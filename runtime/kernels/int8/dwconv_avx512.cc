@@ -11,10 +11,10 @@ namespace npurt {
 
 using F = IgemmFormat;
 const DwconvKernel kDwconvAvx512 =
-    MakeDwconvKernel<Avx512Madd, 8, F::kPairsS16>("s8_dwconv_16c2__avx512", CpuTarget::kAvx512, nullptr, false, true);
-const DwconvKernel kDwconvAvx512VnniPairs = MakeDwconvKernel<Avx512VnniPairs, 8, F::kPairsS16>(
+    MakeDwconvKernel<Avx512Madd, 8, F::kPairsS16, true>("s8_dwconv_16c2__avx512", CpuTarget::kAvx512, nullptr, false, true);
+const DwconvKernel kDwconvAvx512VnniPairs = MakeDwconvKernel<Avx512VnniPairs, 8, F::kPairsS16, true>(
     "s8_dwconv_16c2__avx512vnni", CpuTarget::kAvx512Vnni, nullptr, false, true);
-const DwconvKernel kDwconvAvx512Vnni = MakeDwconvKernel<Avx512Vnni, 8, F::kQuadsU8>(
+const DwconvKernel kDwconvAvx512Vnni = MakeDwconvKernel<Avx512Vnni, 8, F::kQuadsU8, true>(
     "s8_dwconv_16c4__avx512vnni", CpuTarget::kAvx512Vnni, nullptr, false, false);
 
 }  // namespace npurt

@@ -108,6 +108,11 @@ DwconvRunFn DwconvRunFor(const DwconvKernel& k, const DwconvGeometry& g) {
   return k.run;
 }
 
+DwconvRunFn DwconvRunRequantFor(const DwconvKernel& k, const DwconvGeometry& g, bool out16) {
+  if (g.dilation_h != 1 || (g.kernel_h != 3 && g.kernel_h != 5) || (g.stride_h != 1 && g.stride_h != 2)) return nullptr;
+  return k.run_rows_requant[out16][g.kernel_h == 5][g.stride_h == 2];
+}
+
 std::vector<int64_t> DwconvTapOffsets(const DwconvGeometry& g) {
   std::vector<int64_t> offsets(static_cast<size_t>(g.kernel_h * g.row_groups));
   const int64_t pixel_bytes = g.padded_channels * 4;

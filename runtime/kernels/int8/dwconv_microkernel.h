@@ -53,6 +53,62 @@ inline void DwconvStoreRows(const typename P::Vec (&acc)[R][kVectors], int rows,
   }
 }
 
+// Stores R rows of one block's sums as codes (the igemm's fused epilogue, P::StoreRequantized: the
+// requantization rows' arithmetic), row r at out + r * stride elements; rows past `rows` and channels past
+// `cols` not stored.
+template <class P, int R, int kVectors, bool kOut16>
+inline void DwconvStoreRowsRequantized(const typename P::Vec (&acc)[R][kVectors], int rows, int64_t cols,
+                                       const typename P::Requant& c, const float* acc_scale, uint8_t* out,
+                                       int64_t stride) {
+  constexpr int kLanes = P::kLanes;
+  constexpr int64_t kOutBytes = kOut16 ? 2 : 1;
+  typename P::Scale scale[kVectors];
+#pragma GCC unroll 4
+  for (int v = 0; v < kVectors; ++v) {
+    const int64_t lanes = cols - v * kLanes;
+    scale[v] = P::LoadScale(acc_scale + v * kLanes, static_cast<int>(lanes <= 0 ? 1 : lanes < kLanes ? lanes : kLanes));
+  }
+  if (rows == R && cols == kDwconvChannelBlock) {
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+      for (int v = 0; v < kVectors; ++v) {
+        P::template StoreRequantized<0, kOut16>(c, acc[r][v], scale[v], nullptr,
+                                                out + (r * stride + v * kLanes) * kOutBytes, kLanes);
+      }
+    }
+    return;
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVectors; ++v) {
+      const int64_t lanes = cols - v * kLanes;
+      if (r < rows && lanes > 0) {
+        P::template StoreRequantized<0, kOut16>(c, acc[r][v], scale[v], nullptr,
+                                                out + (r * stride + v * kLanes) * kOutBytes,
+                                                static_cast<int>(lanes < kLanes ? lanes : kLanes));
+      }
+    }
+  }
+}
+
+// The fused requantization's constants and output (DwconvArgs::requant), read before any store, which could
+// alias them; nothing for the kernels that write sums.
+template <class P, bool kFused>
+struct DwconvCodes {
+  explicit DwconvCodes(const IgemmRequant*) {}
+};
+template <class P>
+struct DwconvCodes<P, true> {
+  explicit DwconvCodes(const IgemmRequant* r)
+      : c(*r), acc_scale(r->acc_scale), out(static_cast<uint8_t*>(r->out)), stride(r->out_stride) {}
+  const typename P::Requant c;
+  const float* const acc_scale;
+  uint8_t* const out;
+  const int64_t stride;
+};
+
 // Every row's sums of one block of channels start at the block's bias (with its compensation).
 template <class P, int R, int kVectors>
 inline void DwconvStartSums(const int32_t* bias, typename P::Vec (&acc)[R][kVectors]) {
@@ -112,7 +168,8 @@ void DwconvRun(const DwconvArgs& a, const DwconvItem& item) {
 
 // Kernel height KH, vertical stride SH, no vertical dilation: the R output rows of a column together.
 // Staged row s of the band is loaded once and summed into every output row r that reads it (kh = s - r SH).
-template <class P, int R, int KH, int SH>
+// kCodes: 0 the sums (a.out / a.out_int32), 1 int8 codes, 2 int16 codes (a.requant).
+template <class P, int R, int KH, int SH, int kCodes = 0>
 void DwconvRunRows(const DwconvArgs& a, const DwconvItem& item) {
   using Vec = typename P::Vec;
   constexpr int kLanes = P::kLanes;
@@ -127,6 +184,7 @@ void DwconvRunRows(const DwconvArgs& a, const DwconvItem& item) {
   const int rows = static_cast<int>(item.rows);
   const uint8_t* const weights = a.weights;
   const int32_t* const bias = a.bias;
+  const DwconvCodes<P, kCodes != 0> codes(a.requant);
   for (int64_t j = 0; j < cols; ++j) {
     const uint8_t* const column = a.region + j * column_step;
     for (int64_t b = 0; b < blocks; ++b) {
@@ -156,8 +214,14 @@ void DwconvRunRows(const DwconvArgs& a, const DwconvItem& item) {
         }
       }
       const int64_t c0 = b * kDwconvChannelBlock;
-      DwconvStoreRows<P, R, kVectors>(acc, rows, channels - c0 < kDwconvChannelBlock ? channels - c0 : kDwconvChannelBlock,
-                                      a.out, a.out_int32, j * channels + c0, cols * channels);
+      const int64_t block_cols = channels - c0 < kDwconvChannelBlock ? channels - c0 : kDwconvChannelBlock;
+      if constexpr (kCodes != 0) {
+        DwconvStoreRowsRequantized<P, R, kVectors, kCodes == 2>(
+            acc, rows, block_cols, codes.c, codes.acc_scale + c0,
+            codes.out + (j * channels + c0) * (kCodes == 2 ? 2 : 1), codes.stride);
+      } else {
+        DwconvStoreRows<P, R, kVectors>(acc, rows, block_cols, a.out, a.out_int32, j * channels + c0, cols * channels);
+      }
     }
   }
 }
@@ -332,20 +396,35 @@ void DwconvStage(const DwconvStageArgs& s, const DwconvItem& item, uint8_t* regi
   DwconvStageTyped<F, int8_t>(s, item, region);
 }
 
-// A kernel of policy P: bands of R rows, the format F's staging.
-template <class P, int R, IgemmFormat F>
+// The bands' kernels writing codes of kCodes (1 int8, 2 int16), [height == 5][stride == 2].
+#define NPURT_DWCONV_RUN_ROWS(P, R, kCodes)                                                          \
+  {                                                                                                  \
+    {DwconvRunRows<P, R, 3, 1, kCodes>, DwconvRunRows<P, R, 3, 2, kCodes>}, {                        \
+      DwconvRunRows<P, R, 5, 1, kCodes>, DwconvRunRows<P, R, 5, 2, kCodes>                           \
+    }                                                                                                \
+  }
+
+// A kernel of policy P: bands of R rows, the format F's staging; kFused: the policy has the fused
+// requantization (P::Requant, P::StoreRequantized), and the kernel its bands with it.
+template <class P, int R, IgemmFormat F, bool kFused = false>
 constexpr DwconvKernel MakeDwconvKernel(const char* name, CpuTarget needs, bool (*cpu_has)(), bool emulated,
                                         bool int16_inputs) {
-  return {name,
-          needs,
-          cpu_has,
-          emulated,
-          F,
-          int16_inputs,
-          R,
-          DwconvRun<P, R>,
-          {{DwconvRunRows<P, R, 3, 1>, DwconvRunRows<P, R, 3, 2>}, {DwconvRunRows<P, R, 5, 1>, DwconvRunRows<P, R, 5, 2>}},
-          DwconvStage<F>};
+  if constexpr (kFused) {
+    return {name,
+            needs,
+            cpu_has,
+            emulated,
+            F,
+            int16_inputs,
+            R,
+            DwconvRun<P, R>,
+            NPURT_DWCONV_RUN_ROWS(P, R, 0),
+            {NPURT_DWCONV_RUN_ROWS(P, R, 1), NPURT_DWCONV_RUN_ROWS(P, R, 2)},
+            DwconvStage<F>};
+  } else {
+    return {name, needs, cpu_has, emulated, F, int16_inputs, R, DwconvRun<P, R>, NPURT_DWCONV_RUN_ROWS(P, R, 0), {},
+            DwconvStage<F>};
+  }
 }
 
 }  // namespace
