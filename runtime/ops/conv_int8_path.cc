@@ -330,7 +330,10 @@ bool ConvInt8Path::PrepareDepthwise(OpNode* node, const ConvParams& p, const int
   const Tensor& y = *node->outputs[0];
   if (dw == nullptr) return false;
   const int64_t channels = p.out_channels;
-  dw_geometry_ = MakeDwconvGeometry(dw->format, dw->band_rows, channels, p.in[1], p.in[2], p.out[1], p.out[2],
+  // Bands of the kernel's rows; an image shorter than that in one band of its own height (the general
+  // kernel: a band's rows kernel would stage and sum rows that do not exist).
+  const int band_rows = static_cast<int>(std::min<int64_t>(dw->band_rows, std::max<int64_t>(p.out[1], 1)));
+  dw_geometry_ = MakeDwconvGeometry(dw->format, band_rows, channels, p.in[1], p.in[2], p.out[1], p.out[2],
                                     p.kernel[1], p.kernel[2], p.stride[1], p.stride[2], p.dilation[1], p.dilation[2],
                                     p.pad_begin[1], p.pad_begin[2]);
   dw_ = dw;

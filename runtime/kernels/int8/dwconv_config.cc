@@ -100,8 +100,19 @@ DwconvGeometry MakeDwconvGeometry(IgemmFormat format, int band_rows, int64_t cha
   return g;
 }
 
+namespace {
+
+// The bands' kernels stage and sum k.band_rows rows: a geometry of fewer (an image shorter than a band)
+// takes the general kernel.
+bool RowsKernelFits(const DwconvKernel& k, const DwconvGeometry& g) {
+  return g.band_rows == k.band_rows && g.dilation_h == 1 && (g.kernel_h == 3 || g.kernel_h == 5) &&
+         (g.stride_h == 1 || g.stride_h == 2);
+}
+
+}  // namespace
+
 DwconvRunFn DwconvRunFor(const DwconvKernel& k, const DwconvGeometry& g) {
-  if (g.dilation_h == 1 && (g.kernel_h == 3 || g.kernel_h == 5) && (g.stride_h == 1 || g.stride_h == 2)) {
+  if (RowsKernelFits(k, g)) {
     const DwconvRunFn rows = k.run_rows[g.kernel_h == 5][g.stride_h == 2];
     if (rows != nullptr) return rows;
   }
@@ -109,7 +120,7 @@ DwconvRunFn DwconvRunFor(const DwconvKernel& k, const DwconvGeometry& g) {
 }
 
 DwconvRunFn DwconvRunRequantFor(const DwconvKernel& k, const DwconvGeometry& g, bool out16) {
-  if (g.dilation_h != 1 || (g.kernel_h != 3 && g.kernel_h != 5) || (g.stride_h != 1 && g.stride_h != 2)) return nullptr;
+  if (!RowsKernelFits(k, g)) return nullptr;
   return k.run_rows_requant[out16][g.kernel_h == 5][g.stride_h == 2];
 }
 
