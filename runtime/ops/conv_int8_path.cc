@@ -582,6 +582,29 @@ void ConvInt8Path::RunItem(const OpNode& node, int64_t item, const uint8_t* stag
       requantize_(rq, sums, rows_q, WorkRange{0, rows});
     }
     const int64_t M = d2s_.channels, run = d2s_.kw * M;
+    if (m0 == 0 && cols == d2s_.kh * run) {
+      // Every kernel row of each pixel: kh runs of run codes, the pixel's position stepped, not divided out
+      // (a ConvTranspose to one channel copies 2 codes a run: the copy's size decides its cost).
+      const size_t run_bytes = static_cast<size_t>(run) * out_elem;
+      const int64_t row_step = d2s_.out_w * M;  // one output row, in elements
+      int64_t ih = pixel_begin / d2s_.in_w, iw = pixel_begin % d2s_.in_w;
+      uint8_t* const y = static_cast<uint8_t*>(out);
+      for (int64_t r = 0; r < rows; ++r) {
+        const uint8_t* from = rows_q + static_cast<size_t>(r * cols) * out_elem;
+        uint8_t* to = y + static_cast<size_t>((ih * d2s_.kh * d2s_.out_w + iw * d2s_.kw) * M) * out_elem;
+        for (int64_t kh = 0; kh < d2s_.kh; ++kh, from += run_bytes, to += row_step * out_elem) {
+          switch (run_bytes) {
+            case 2: std::memcpy(to, from, 2); break;
+            case 4: std::memcpy(to, from, 4); break;
+            case 8: std::memcpy(to, from, 8); break;
+            case 16: std::memcpy(to, from, 16); break;
+            default: std::memcpy(to, from, run_bytes);
+          }
+        }
+        if (++iw == d2s_.in_w) iw = 0, ++ih;
+      }
+      return;
+    }
     for (int64_t r = 0; r < rows; ++r) {
       const int64_t pixel = pixel_begin + r, ih = pixel / d2s_.in_w, iw = pixel % d2s_.in_w;
       for (int64_t o = m0; o < m0 + cols;) {
