@@ -13,6 +13,7 @@
 
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/portable/avg_pool_nhwc.h"
 #include "runtime/kernels/portable/global_pool_nhwc.h"
 #include "runtime/kernels/portable/max_pool_nhwc.h"
 #include "runtime/kernels/ref/layout.h"
@@ -30,12 +31,15 @@ namespace {
 struct PoolState : OpState {
   PoolParams params;
   S8PoolParams s8;  // INT8 only
-  // 2-D MaxPool of float or of codes kept as they are: runs channels-last (kernels/portable/max_pool_nhwc.h),
-  // staging an NCHW input or output in the node's scratch.
+  // 2-D MaxPool of float or of codes kept as they are, 2-D AveragePool of int8 / int16 codes: run
+  // channels-last (kernels/portable/max_pool_nhwc.h, avg_pool_nhwc.h), staging an NCHW input or output in
+  // the node's scratch.
   bool nhwc = false;
-  // The channels-last kernel for the tensor type, chosen at prepare (the AVX2 build where the CPU has it).
-  void (*nhwc_kernel)(const MaxPoolNhwcParams& p, const void* in, void* out, WorkRange rows) = nullptr;
-  MaxPoolNhwcParams nhwc_params;
+  // The channels-last kernel for the tensor type, chosen at prepare (the AVX2 build where the CPU has it);
+  // an average pool's reads avg_params (its window: nhwc_params too).
+  void (*nhwc_kernel)(const PoolState& state, const void* in, void* out, WorkRange rows) = nullptr;
+  PoolNhwcParams nhwc_params;
+  AvgPoolNhwcParams avg_params;
   size_t staged_input_bytes = 0;
   // MaxPool with its Indices output (reference kernel, NCHW).
   bool with_indices = false;
@@ -43,10 +47,14 @@ struct PoolState : OpState {
   int spatial_dims = 2;
 };
 
-// A channels-last MaxPool kernel of element type T behind the state's untyped pointer.
-template <typename T, void (*kKernel)(const MaxPoolNhwcParams&, const T*, T*, WorkRange)>
-void NhwcMaxPoolOf(const MaxPoolNhwcParams& p, const void* in, void* out, WorkRange rows) {
-  kKernel(p, static_cast<const T*>(in), static_cast<T*>(out), rows);
+// A channels-last MaxPool / AveragePool kernel of element type T behind the state's untyped pointer.
+template <typename T, void (*kKernel)(const PoolNhwcParams&, const T*, T*, WorkRange)>
+void NhwcMaxPoolOf(const PoolState& state, const void* in, void* out, WorkRange rows) {
+  kKernel(state.nhwc_params, static_cast<const T*>(in), static_cast<T*>(out), rows);
+}
+template <typename T, void (*kKernel)(const AvgPoolNhwcParams&, const T*, T*, WorkRange)>
+void NhwcAvgPoolOf(const PoolState& state, const void* in, void* out, WorkRange rows) {
+  kKernel(state.avg_params, static_cast<const T*>(in), static_cast<T*>(out), rows);
 }
 
 struct GlobalPoolState : OpState {
@@ -184,17 +192,12 @@ Status PoolInfer(const Attributes& attrs, const std::vector<const Tensor*>& inpu
   return Status::Ok();
 }
 
-// A 2-D MaxPool of float, or of int8 / int16 codes whose input and output parameters agree (no
-// requantization), takes the channels-last kernel: the layout pass may then keep its tensors NHWC.
-void ChooseNhwcMaxPool(OpNode* node, PoolState* state) {
+// The channels-last window of a 2-D pool and its staging bytes (an NCHW input, then an NCHW output).
+void SetNhwcWindow(OpNode* node, PoolState* state) {
   const PoolParams& p = state->params;
   const Tensor& x = *node->inputs[0];
   const DataType t = x.dtype;
-  const bool same_codes = (t == DataType::kInt8 || t == DataType::kInt16) &&
-                          state->s8.in_scale == state->s8.out_scale &&
-                          state->s8.in_zero_point == state->s8.out_zero_point;
-  if (ActiveCpuTarget() == CpuTarget::kRef || x.rank() != 4 || (t != DataType::kFloat32 && !same_codes)) return;
-  MaxPoolNhwcParams& n = state->nhwc_params;
+  PoolNhwcParams& n = state->nhwc_params;
   n.batch = x.shape[0], n.channels = x.shape[1];
   n.in_h = p.in[1], n.in_w = p.in[2], n.out_h = p.out[1], n.out_w = p.out[2];
   n.kernel_h = p.kernel[1], n.kernel_w = p.kernel[2], n.stride_h = p.stride[1], n.stride_w = p.stride[2];
@@ -203,6 +206,19 @@ void ChooseNhwcMaxPool(OpNode* node, PoolState* state) {
   state->staged_input_bytes = (static_cast<size_t>(x.num_elements()) * elem + 63) & ~size_t{63};
   node->scratch_bytes = state->staged_input_bytes + static_cast<size_t>(node->outputs[0]->num_elements()) * elem;
   node->channels_last_io = true;
+  state->nhwc = true;
+}
+
+// A 2-D MaxPool of float, or of int8 / int16 codes whose input and output parameters agree (no
+// requantization), takes the channels-last kernel: the layout pass may then keep its tensors NHWC.
+void ChooseNhwcMaxPool(OpNode* node, PoolState* state) {
+  const Tensor& x = *node->inputs[0];
+  const DataType t = x.dtype;
+  const bool same_codes = (t == DataType::kInt8 || t == DataType::kInt16) &&
+                          state->s8.in_scale == state->s8.out_scale &&
+                          state->s8.in_zero_point == state->s8.out_zero_point;
+  if (ActiveCpuTarget() == CpuTarget::kRef || x.rank() != 4 || (t != DataType::kFloat32 && !same_codes)) return;
+  SetNhwcWindow(node, state);
   node->kernel = "max_pool__nhwc";
   state->nhwc_kernel = t == DataType::kFloat32 ? NhwcMaxPoolOf<float, f32_max_pool__nhwc>
                        : t == DataType::kInt16 ? NhwcMaxPoolOf<int16_t, s16_max_pool__nhwc>
@@ -215,8 +231,30 @@ void ChooseNhwcMaxPool(OpNode* node, PoolState* state) {
                                                  : NhwcMaxPoolOf<int8_t, s8_max_pool__nhwc_avx2>;
   }
 #endif
-  state->nhwc = true;
 }
+
+// A 2-D AveragePool of int8 / int16 codes (any parameters: the mean is requantized) takes the
+// channels-last kernel, when its sums fit int32.
+void ChooseNhwcAvgPool(OpNode* node, PoolState* state) {
+  const PoolParams& p = state->params;
+  const Tensor& x = *node->inputs[0];
+  const DataType t = x.dtype;
+  if (ActiveCpuTarget() == CpuTarget::kRef || x.rank() != 4 || (t != DataType::kInt8 && t != DataType::kInt16) ||
+      p.kernel[1] * p.kernel[2] > kAvgPoolNhwcMaxTaps) {
+    return;
+  }
+  SetNhwcWindow(node, state);
+  AvgPoolNhwcParams& a = state->avg_params;
+  a.window = state->nhwc_params;
+  a.pad_bottom = p.pad_end[1], a.pad_right = p.pad_end[2];
+  a.count_include_pad = p.count_include_pad;
+  a.in_scale = state->s8.in_scale, a.in_zero_point = state->s8.in_zero_point;
+  a.out_scale = state->s8.out_scale, a.out_zero_point = state->s8.out_zero_point;
+  node->kernel = "avg_pool__nhwc";
+  state->nhwc_kernel = t == DataType::kInt16 ? NhwcAvgPoolOf<int16_t, s16_avg_pool__nhwc>
+                                             : NhwcAvgPoolOf<int8_t, s8_avg_pool__nhwc>;
+}
+
 
 template <PoolKind kKind>
 Status PoolPrepare(OpNode* node) {
@@ -242,16 +280,18 @@ Status PoolPrepare(OpNode* node) {
                           "MaxPool: with Indices, a quantized output must keep the input's scale and zero point");
   } else if (kKind == PoolKind::kMax) {
     ChooseNhwcMaxPool(node, state.get());
+  } else {
+    ChooseNhwcAvgPool(node, state.get());
   }
   node->state = std::move(state);
   return Status::Ok();
 }
 
-// MaxPool on channels-last tensors (either may be NCHW: staged through the scratch), threads over output rows.
-Status NhwcMaxPoolEval(OpNode* node, const PoolState& state) {
+// MaxPool / AveragePool on channels-last tensors (either may be NCHW: staged through the scratch), threads over output rows.
+Status NhwcPoolEval(OpNode* node, const PoolState& state) {
   const Tensor& x = *node->inputs[0];
   const Tensor& y = *node->outputs[0];
-  const MaxPoolNhwcParams& p = state.nhwc_params;
+  const PoolNhwcParams& p = state.nhwc_params;
   const size_t elem = DataTypeSize(y.dtype);
   const int64_t in_spatial = p.in_h * p.in_w, out_spatial = p.out_h * p.out_w;
   const void* in = x.data;
@@ -265,7 +305,7 @@ Status NhwcMaxPoolEval(OpNode* node, const PoolState& state) {
   void* out = y.channels_last ? y.data : staged_output;
   const int64_t taps = p.kernel_h * p.kernel_w;
   ParallelFor(p.batch * p.out_h, ThreadsFor(*node, y.num_elements() * taps), [&](int64_t begin, int64_t end) {
-    state.nhwc_kernel(p, in, out, WorkRange{begin, end});
+    state.nhwc_kernel(state, in, out, WorkRange{begin, end});
   });
   if (!y.channels_last) {
     ParallelFor(p.batch * out_spatial, ThreadsFor(*node, y.num_elements()), [&](int64_t begin, int64_t end) {
@@ -278,7 +318,7 @@ Status NhwcMaxPoolEval(OpNode* node, const PoolState& state) {
 // Threads split the planes (N * C): each slice is the same pool on fewer planes.
 Status PoolEval(OpNode* node) {
   const PoolState* state = node->state_as<PoolState>();
-  if (state->nhwc) return NhwcMaxPoolEval(node, *state);
+  if (state->nhwc) return NhwcPoolEval(node, *state);
   const PoolParams& p = state->params;
   const int64_t in_plane = p.in[0] * p.in[1] * p.in[2], out_plane = p.out[0] * p.out[1] * p.out[2];
   const int64_t taps = p.kernel[0] * p.kernel[1] * p.kernel[2];

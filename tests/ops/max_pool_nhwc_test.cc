@@ -22,13 +22,13 @@ namespace {
 
 struct Case {
   PoolParams pool;
-  MaxPoolNhwcParams nhwc;
+  PoolNhwcParams nhwc;
 };
 
 Case RandomCase(std::mt19937* rng) {
   std::uniform_int_distribution<int64_t> dim(1, 13), small(1, 3), pad(0, 2), channels(1, 150), batch(1, 2);
   Case c;
-  MaxPoolNhwcParams& n = c.nhwc;
+  PoolNhwcParams& n = c.nhwc;
   n.batch = batch(*rng), n.channels = channels(*rng), n.in_h = dim(*rng), n.in_w = dim(*rng);
   n.kernel_h = small(*rng), n.kernel_w = small(*rng), n.stride_h = small(*rng), n.stride_w = small(*rng);
   n.dilation_h = small(*rng) == 3 ? 2 : 1, n.dilation_w = small(*rng) == 3 ? 2 : 1;
@@ -50,7 +50,7 @@ Case RandomCase(std::mt19937* rng) {
 // Runs the NHWC kernel on `nchw` (transposed in, and the result back) in two row ranges.
 template <typename T, typename Kernel>
 std::vector<T> RunNhwc(const Case& c, const std::vector<T>& nchw, Kernel kernel, std::mt19937* rng) {
-  const MaxPoolNhwcParams& n = c.nhwc;
+  const PoolNhwcParams& n = c.nhwc;
   const int64_t in_spatial = n.in_h * n.in_w, out_spatial = n.out_h * n.out_w;
   std::vector<T> in(nchw.size()), out(static_cast<size_t>(n.batch * n.channels * out_spatial)), back(out.size());
   nchw_to_nhwc(nchw.data(), in.data(), n.batch, n.channels, in_spatial, sizeof(T));

@@ -13,7 +13,8 @@
 
 namespace npurt {
 
-struct MaxPoolNhwcParams {
+// A 2-D pooling window over channels-last images (the max pool's and the average pool's, avg_pool_nhwc.h).
+struct PoolNhwcParams {
   int64_t batch = 1, channels = 1;
   int64_t in_h = 1, in_w = 1, out_h = 1, out_w = 1;
   int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
@@ -22,8 +23,8 @@ struct MaxPoolNhwcParams {
 
 // Output rows `rows` of the (batch * out_h) rows; a window with no tap inside the input gives the type's
 // lowest value, as the reference.
-void f32_max_pool__nhwc(const MaxPoolNhwcParams& p, const float* input, float* output, WorkRange rows = {});
-void s8_max_pool__nhwc(const MaxPoolNhwcParams& p, const int8_t* input, int8_t* output, WorkRange rows = {});
-void s16_max_pool__nhwc(const MaxPoolNhwcParams& p, const int16_t* input, int16_t* output, WorkRange rows = {});
+void f32_max_pool__nhwc(const PoolNhwcParams& p, const float* input, float* output, WorkRange rows = {});
+void s8_max_pool__nhwc(const PoolNhwcParams& p, const int8_t* input, int8_t* output, WorkRange rows = {});
+void s16_max_pool__nhwc(const PoolNhwcParams& p, const int16_t* input, int16_t* output, WorkRange rows = {});
 
 }  // namespace npurt

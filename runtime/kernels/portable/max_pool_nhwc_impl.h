@@ -21,7 +21,7 @@ inline void MaxInto(T (&y)[N], const T* __restrict x) {
 
 // Channels [c0, c0 + N) of one output pixel, its taps in the reference's order.
 template <typename T, int N>
-inline void MaxPoolBlock(const MaxPoolNhwcParams& p, const T* image, int64_t oh, int64_t ow, int64_t c0, T* y) {
+inline void MaxPoolBlock(const PoolNhwcParams& p, const T* image, int64_t oh, int64_t ow, int64_t c0, T* y) {
   constexpr T kLowest = std::numeric_limits<T>::lowest();  // a constant: no call
   T acc[N];
   for (int i = 0; i < N; ++i) acc[i] = kLowest;
@@ -39,7 +39,7 @@ inline void MaxPoolBlock(const MaxPoolNhwcParams& p, const T* image, int64_t oh,
 
 // Blocks of 128 bytes of channels, then the tail in blocks of 64 and 16 bytes and single channels.
 template <typename T>
-void MaxPoolNhwc(const MaxPoolNhwcParams& p, const T* input, T* output, WorkRange rows) {
+void MaxPoolNhwc(const PoolNhwcParams& p, const T* input, T* output, WorkRange rows) {
   constexpr int kBlock = 128 / sizeof(T), kMid = 64 / sizeof(T), kSmall = 16 / sizeof(T);
   const int64_t c = p.channels, count = p.batch * p.out_h;
   const int64_t first = rows.begin < 0 ? 0 : rows.begin > count ? count : rows.begin;

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "runtime/core/types.h"
+#include "runtime/kernels/ref/quantize.h"
 
 namespace npurt {
 
@@ -24,6 +26,16 @@ struct PoolParams {
   int64_t pad_begin[3] = {0, 0, 0};
   int64_t pad_end[3] = {0, 0, 0};
 };
+
+// An average pool's output code: the mean of `count` values whose offsets from the input zero point add
+// up to `acc` (real: acc / count * in_scale, each step rounded to float), quantized with the output's
+// parameters; an empty window (count 0) averages to real 0. Shared by the reference and the NHWC kernel.
+template <typename T>
+inline T QuantizePoolMean(int64_t acc, int64_t count, float in_scale, float out_scale, int32_t out_zp) {
+  constexpr int32_t kMin = std::numeric_limits<T>::min(), kMax = std::numeric_limits<T>::max();
+  const float real = count > 0 ? static_cast<float>(acc) / static_cast<float>(count) * in_scale : 0.0f;
+  return static_cast<T>(QuantizeValue(real, out_scale, out_zp, kMin, kMax));
+}
 
 // A window with no tap inside the input gives the lowest float (max, as ONNX
 // Runtime) or 0 (average).

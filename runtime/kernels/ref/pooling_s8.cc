@@ -18,14 +18,6 @@ T RequantizeCode(T q, bool same, float in_scale, int32_t in_zp, float out_scale,
   return static_cast<T>(QuantizeValue(DequantizeValue(q, in_scale, in_zp), out_scale, out_zp, kMin, kMax));
 }
 
-// Mean of `count` values whose offsets from the zero point add up to `acc`, as a code of the output.
-template <typename T>
-T QuantizeMean(int64_t acc, int64_t count, float in_scale, float out_scale, int32_t out_zp) {
-  constexpr int32_t kMin = std::numeric_limits<T>::min(), kMax = std::numeric_limits<T>::max();
-  const float real = count > 0 ? static_cast<float>(acc) / static_cast<float>(count) * in_scale : 0.0f;
-  return static_cast<T>(QuantizeValue(real, out_scale, out_zp, kMin, kMax));
-}
-
 template <typename T>
 void QuantizedPool(const S8PoolParams& q, const T* input, T* output) {
   const PoolParams& p = q.pool;
@@ -41,7 +33,7 @@ void QuantizedPool(const S8PoolParams& q, const T* input, T* output) {
     int64_t acc = 0;
     const int32_t zp = q.in_zero_point;
     ForEachPoolTap(p, w, in, [&acc, zp](T v) { acc += static_cast<int32_t>(v) - zp; });
-    *y = QuantizeMean<T>(acc, w.count(p.count_include_pad), q.in_scale, q.out_scale, q.out_zero_point);
+    *y = QuantizePoolMean<T>(acc, w.count(p.count_include_pad), q.in_scale, q.out_scale, q.out_zero_point);
   });
 }
 

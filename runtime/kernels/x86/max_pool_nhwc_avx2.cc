@@ -6,15 +6,15 @@
 
 namespace npurt {
 
-void f32_max_pool__nhwc_avx2(const MaxPoolNhwcParams& p, const float* input, float* output, WorkRange rows) {
+void f32_max_pool__nhwc_avx2(const PoolNhwcParams& p, const float* input, float* output, WorkRange rows) {
   MaxPoolNhwc(p, input, output, rows);
 }
 
-void s8_max_pool__nhwc_avx2(const MaxPoolNhwcParams& p, const int8_t* input, int8_t* output, WorkRange rows) {
+void s8_max_pool__nhwc_avx2(const PoolNhwcParams& p, const int8_t* input, int8_t* output, WorkRange rows) {
   MaxPoolNhwc(p, input, output, rows);
 }
 
-void s16_max_pool__nhwc_avx2(const MaxPoolNhwcParams& p, const int16_t* input, int16_t* output, WorkRange rows) {
+void s16_max_pool__nhwc_avx2(const PoolNhwcParams& p, const int16_t* input, int16_t* output, WorkRange rows) {
   MaxPoolNhwc(p, input, output, rows);
 }
 
