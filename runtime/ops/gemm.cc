@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "runtime/core/thread_pool.h"
+#include "runtime/kernels/int8/requantize_config.h"
+#include "runtime/kernels/portable/quantized_matmul_sums.h"
 #include "runtime/kernels/ref/gemm.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/conv_int8_path.h"
@@ -280,6 +282,11 @@ struct MatMulState : OpState {
   MatMulQuantParams quant;  // int8 only
   ConvInt8Path int8;        // int8 against a constant B: npurt's int8 kernels
   GemmFastPath fast;
+  // A quantized MatMul that takes neither: each row's exact sums (kernels/portable/quantized_matmul_sums.h)
+  // requantized by the rows kernel, in a slot of N doubles and N floats per thread of the node's scratch.
+  RequantizeFloatRowsFn requantize = nullptr;
+  int slots = 0;
+  size_t slot_bytes = 0;
 };
 
 // Output shape and, when `p` is set, the kernel params with per-batch offsets.
@@ -436,6 +443,14 @@ Status MatMulPrepare(OpNode* node) {
     if (state->quantized) NPURT_RETURN_IF_ERROR(state->int8.PrepareMatrix(node, shape, nullptr));
     if (!state->int8.enabled()) NPURT_RETURN_IF_ERROR(state->fast.Prepare(node, shape, nullptr));
   }
+  if (state->quantized && !state->int8.enabled() && !state->fast.enabled() && ActiveCpuTarget() != CpuTarget::kRef &&
+      p.k <= kQuantizedMatMulSumsMaxK) {
+    state->requantize = ChooseRequantizeFloatRows();
+    state->slots = ThreadPool::HardwareThreads();
+    state->slot_bytes = (static_cast<size_t>(p.n) * (sizeof(double) + sizeof(float)) + 63) & ~size_t{63};
+    node->scratch_bytes = static_cast<size_t>(state->slots) * state->slot_bytes;
+    node->kernel = "quantized_matmul_sums__portable";
+  }
   node->state = std::move(state);
   return Status::Ok();
 }
@@ -447,6 +462,33 @@ Status MatMulEval(OpNode* node) {
   const MatMulParams& p = state->params;
   const int64_t rows = static_cast<int64_t>(p.a_offsets.size()) * p.m;  // threads split the rows of all matrices
   const int threads = ThreadsFor(*node, rows * p.n * p.k);
+  if (state->requantize != nullptr) {
+    const MatMulQuantParams& q = state->quant;
+    RequantizeRowsParams rq;
+    rq.channels = p.n;
+    rq.acc_scale = q.acc_scale.data();
+    rq.out_scale = q.output_scale;
+    rq.out_zero_point = q.output_zero_point;
+    rq.out_min = q.output_min;
+    rq.out_max = q.output_max;
+    rq.out_type = node->outputs[0]->dtype;
+    const size_t out_elem = DataTypeSize(rq.out_type);
+    const int workers = std::clamp(threads, 1, state->slots);
+    ParallelFor(workers, workers, [&](int64_t first, int64_t last) {
+      for (int64_t worker = first; worker < last; ++worker) {
+        uint8_t* slot = node->scratch + static_cast<size_t>(worker) * state->slot_bytes;
+        double* acc = reinterpret_cast<double*>(slot);
+        float* sums = reinterpret_cast<float*>(slot + static_cast<size_t>(p.n) * sizeof(double));
+        for (int64_t r = worker * rows / workers; r < (worker + 1) * rows / workers; ++r) {
+          quantized_matmul_sums__portable(p, q, node->inputs[0]->dtype, node->inputs[0]->data, node->inputs[1]->dtype,
+                                          node->inputs[1]->data, r, acc, sums);
+          state->requantize(rq, sums, node->outputs[0]->as<uint8_t>() + static_cast<size_t>(r * p.n) * out_elem,
+                            WorkRange{0, 1});
+        }
+      }
+    });
+    return Status::Ok();
+  }
   if (state->quantized) {
     ParallelFor(rows, threads, [&](int64_t begin, int64_t end) {
       quantized_matmul__ref(p, state->quant, node->inputs[0]->dtype, node->inputs[0]->data, node->inputs[1]->dtype,

@@ -9,10 +9,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "runtime/kernels/dispatch.h"
 #include "runtime/kernels/ref/quantize.h"
 #include "tests/ops/int8_oracle.h"
 #include "tests/ops/op_runner.h"
@@ -239,6 +241,48 @@ TEST(Int16Activation, ConvTransposeAgainstFloatOracleForEveryTypeMix) {
     }
   }
   EXPECT_EQ(cases, 12);
+}
+
+// The quantized MatMul of two activations (exact sums in double, then the requantization rows) gives the
+// reference kernel's bits: every int8 / int16 mix, batches broadcast, zero points, K from 1 to 300 (sums
+// far past int32 for int16 x int16), N past a vector, both output types, one and three threads.
+TEST(Int16Activation, MatMulOfTwoActivationsGivesTheReferenceBits) {
+  std::mt19937 rng(0x3a7);
+  std::uniform_int_distribution<int64_t> dim(1, 40), depth(1, 300), batch(1, 3);
+  int cases = 0;
+  for (int iter = 0; iter < 60; ++iter) {
+    const DataType a_type = iter % 2 ? DataType::kInt16 : DataType::kInt8;
+    const DataType b_type = iter / 2 % 2 ? DataType::kInt16 : DataType::kInt8;
+    const DataType y_type = iter / 4 % 2 ? DataType::kInt16 : DataType::kInt8;
+    const int64_t m = dim(rng), k = iter % 7 == 0 ? 1 : depth(rng), n = dim(rng), batches = batch(rng);
+    Activation a = RandomActivation(&rng, a_type, {batches, m, k}, 1e-3f);
+    Activation b = RandomActivation(&rng, b_type, iter % 3 == 0 ? Shape{k, n} : Shape{batches, k, n}, 2e-3f);
+    if (b_type == DataType::kInt16) b.quant.zero_point[0] = std::uniform_int_distribution<int32_t>(-300, 300)(rng);
+    // Output parameters that keep most codes inside the type's range.
+    const float spread = std::sqrt(static_cast<float>(k)) * (a_type == DataType::kInt16 ? 32768.0f : 128.0f) * 1e-3f *
+                         (b_type == DataType::kInt16 ? 32768.0f : 128.0f) * 2e-3f;
+    const QuantInfo yq = PerTensor(spread / (y_type == DataType::kInt16 ? 8000.0f : 40.0f), iter % 5 - 2);
+    const int threads = iter % 2 ? 3 : 1;
+    std::vector<int32_t> outputs[2];
+    for (int ref = 0; ref < 2; ++ref) {
+      std::unique_ptr<ScopedCpuTargetCap> cap;
+      if (ref == 1) cap = std::make_unique<ScopedCpuTargetCap>(CpuTarget::kRef);
+      OpRunner q("MatMul");
+      q.attrs().SetString("output_type", y_type == DataType::kInt16 ? "INT16" : "INT8");
+      AddActivation(&q, a);
+      AddActivation(&q, b);
+      q.SetOutputQuant(0, yq);
+      q.set_threads(threads);
+      ASSERT_TRUE(q.Run().ok()) << iter;
+      if (ref == 0) {
+        EXPECT_EQ(q.node().kernel, "quantized_matmul_sums__portable") << iter;
+      }
+      outputs[ref] = OutputCodes(q);
+    }
+    ASSERT_EQ(outputs[0], outputs[1]) << "iteration " << iter << " m " << m << " k " << k << " n " << n;
+    ++cases;
+  }
+  EXPECT_EQ(cases, 60);
 }
 
 TEST(Int16Activation, MatMulOfTwoInt16ActivationsAndGemmWithInt16Input) {
