@@ -35,10 +35,9 @@ struct BinaryState : OpState {
   // INT8 path: the same steps (intermediate results carry the output's
   // quantization, which is exact for Max and Min, the only variadic ops).
   std::vector<S8BinaryParams> s8_steps;
-  bool s8_avx512 = false;   // one int8 (or, with s16, int16) step that s8_binary__avx512 takes
-  bool s16 = false;
+  bool s8_avx512 = false;   // one step of int8 / int16 codes that quantized_binary__avx512 takes
   bool f32_avx512 = false;  // one float step that f32_binary__avx512 takes
-  // Without AVX-512 (or for an int8 / int16 mix): one step that the AVX2 kernels take.
+  // Without AVX-512 (or with a float second operand): one step that the AVX2 kernels take.
   bool quantized_avx2 = false;
   bool f32_avx2 = false;
   // The same steps over the channels-last order, when the node may run channels-last with
@@ -292,15 +291,14 @@ Status BinaryPrepare(OpNode* node) {
   if (IsQuantizedActivationType(node->inputs[0]->dtype)) {
     NPURT_RETURN_IF_ERROR(PrepareInt8<kOp>(node, relu, state.get()));
 #if NPURT_HAVE_X86_KERNELS
-    const DataType t = node->outputs[0]->dtype;  // one type throughout: int8 or int16
-    state->s8_avx512 = ActiveCpuTarget() >= CpuTarget::kAvx512 && n == 2 && state->s8_steps.size() == 1 &&
-                       node->inputs[0]->dtype == t && node->inputs[1]->dtype == t &&
-                       s8_binary__avx512_supports(state->s8_steps[0]);
-    state->s16 = t == DataType::kInt16;
-    if (state->s8_avx512) node->kernel = state->s16 ? "s16_binary__avx512" : "s8_binary__avx512";
     const auto quantized = [](const Tensor* x) {
       return x->dtype == DataType::kInt8 || x->dtype == DataType::kInt16;
     };
+    // Any int8 / int16 mix of the operands and the output.
+    state->s8_avx512 = ActiveCpuTarget() >= CpuTarget::kAvx512 && n == 2 && state->s8_steps.size() == 1 &&
+                       quantized(node->inputs[0]) && quantized(node->inputs[1]) && quantized(node->outputs[0]) &&
+                       s8_binary__avx512_supports(state->s8_steps[0]);
+    if (state->s8_avx512) node->kernel = "quantized_binary__avx512";
     state->quantized_avx2 = !state->s8_avx512 && ActiveCpuTarget() >= CpuTarget::kAvx2 && n == 2 &&
                             state->s8_steps.size() == 1 && quantized(node->inputs[0]) &&
                             (quantized(node->inputs[1]) || node->inputs[1]->dtype == DataType::kFloat32) &&
@@ -331,14 +329,11 @@ Status BinaryEval(OpNode* node) {
   if (IsQuantizedActivationType(out->dtype)) {
 #if NPURT_HAVE_X86_KERNELS
     if (state->s8_avx512) {
+      const Tensor* a = node->inputs[0];
+      const Tensor* b = node->inputs[1];
       ParallelFor(out->num_elements(), ThreadsFor(*node, out->num_elements() * 8), [&](int64_t begin, int64_t end) {
-        if (state->s16) {
-          s16_binary__avx512(s8_steps[0], node->inputs[0]->as<int16_t>(), node->inputs[1]->as<int16_t>(),
-                             out->as<int16_t>(), WorkRange{begin, end});
-        } else {
-          s8_binary__avx512(s8_steps[0], node->inputs[0]->as<int8_t>(), node->inputs[1]->as<int8_t>(),
-                            out->as<int8_t>(), WorkRange{begin, end});
-        }
+        quantized_binary__avx512(s8_steps[0], a->dtype, a->data, b->dtype, b->data, out->dtype, out->data,
+                                 WorkRange{begin, end});
       });
       return Status::Ok();
     }

@@ -13,6 +13,7 @@
 
 #include "runtime/core/thread_pool.h"
 #include "runtime/kernels/dispatch.h"
+#include "runtime/kernels/int8/requantize_config.h"
 #include "runtime/kernels/portable/softmax_table.h"
 #include "runtime/ops/activation_quant.h"
 #include "runtime/ops/op.h"
@@ -28,6 +29,8 @@ struct SoftmaxState : OpState {
   // its slot of the scratch.
   bool rows = false;
   int slots = 1;
+  // Rows contiguous along the axis (inner 1): each row's exponentials quantized by the requantization rows.
+  RequantizeFloatRowsFn quantize = nullptr;
 };
 
 // Resolves the normalized axis and whether the opset <= 12 (coerce to 2-D) rule applies.
@@ -102,6 +105,7 @@ Status SoftmaxPrepare(OpNode* node) {
       node->kernel = "quantized_softmax__rows";
       state->slots = ThreadPool::HardwareThreads();
       node->scratch_bytes = static_cast<size_t>(state->slots) * static_cast<size_t>(p.axis_size) * sizeof(float);
+      if (p.inner == 1) state->quantize = ChooseRequantizeFloatRows();
     }
   }
   node->state = std::move(state);
@@ -124,9 +128,28 @@ Status SoftmaxEval(OpNode* node) {
     const int64_t rows = p.outer * p.inner;
     const int workers = static_cast<int>(std::clamp<int64_t>(
         std::min<int64_t>(ThreadsFor(*node, node->outputs[0]->num_elements() * 16), rows), 1, state->slots));
+    const Tensor& x = *node->inputs[0];
+    Tensor& y = *node->outputs[0];
     ParallelFor(workers, workers, [&](int64_t first, int64_t last) {
       for (int64_t worker = first; worker < last; ++worker) {
         float* exps = reinterpret_cast<float*>(node->scratch) + worker * p.axis_size;
+        if (state->quantize != nullptr) {
+          RequantizeRowsParams rq;
+          rq.channels = 1;
+          rq.out_scale = state->s8.out_scale;
+          rq.out_zero_point = state->s8.out_zero_point;
+          rq.out_type = y.dtype;
+          rq.out_min = y.dtype == DataType::kInt16 ? -32768 : -128;
+          rq.out_max = y.dtype == DataType::kInt16 ? 32767 : 127;
+          const size_t elem = DataTypeSize(y.dtype);
+          for (int64_t r = worker * rows / workers; r < (worker + 1) * rows / workers; ++r) {
+            const float scale = quantized_softmax_exps(state->s8, x.dtype, x.data, r, exps);
+            rq.acc_scale = &scale;
+            state->quantize(rq, exps, y.as<uint8_t>() + static_cast<size_t>(r * p.axis_size) * elem,
+                            WorkRange{0, p.axis_size});
+          }
+          continue;
+        }
         quantized_softmax__rows(state->s8, node->inputs[0]->dtype, node->inputs[0]->data, node->outputs[0]->dtype,
                                 node->outputs[0]->data, exps, WorkRange{worker * rows / workers, (worker + 1) * rows / workers});
       }

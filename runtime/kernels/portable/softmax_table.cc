@@ -30,6 +30,23 @@ void s8_softmax__table(const S8SoftmaxParams& q, const int8_t* x, int8_t* y, Wor
 
 namespace {
 
+// Row r's exponentials into e (the reference's expressions, summed in its order) and 1 / their sum.
+template <typename T>
+float RowExps(const S8SoftmaxParams& q, const T* x, int64_t r, float* e) {
+  const SoftmaxParams& p = q.softmax;
+  const int64_t n = p.axis_size, stride = p.inner;
+  const int64_t base = (r / p.inner) * n * stride + r % p.inner;
+  T max_code = std::numeric_limits<T>::lowest();
+  for (int64_t k = 0; k < n; ++k) max_code = x[base + k * stride] > max_code ? x[base + k * stride] : max_code;
+  const float max = DequantizeValue(max_code, q.in_scale, q.in_zero_point);
+  double sum = 0.0;
+  for (int64_t k = 0; k < n; ++k) {
+    e[k] = std::exp(DequantizeValue(x[base + k * stride], q.in_scale, q.in_zero_point) - max);
+    sum += e[k];
+  }
+  return static_cast<float>(1.0 / sum);
+}
+
 template <typename T, typename TOut>
 void SoftmaxRows(const S8SoftmaxParams& q, const T* x, TOut* y, float* e, WorkRange range) {
   constexpr int32_t kMin = std::numeric_limits<TOut>::min(), kMax = std::numeric_limits<TOut>::max();
@@ -38,15 +55,7 @@ void SoftmaxRows(const S8SoftmaxParams& q, const T* x, TOut* y, float* e, WorkRa
   const int64_t rows = p.outer * p.inner;
   for (int64_t r = range.Begin(rows), end = range.End(rows); r < end; ++r) {
     const int64_t base = (r / p.inner) * n * stride + r % p.inner;
-    T max_code = std::numeric_limits<T>::lowest();
-    for (int64_t k = 0; k < n; ++k) max_code = x[base + k * stride] > max_code ? x[base + k * stride] : max_code;
-    const float max = DequantizeValue(max_code, q.in_scale, q.in_zero_point);
-    double sum = 0.0;
-    for (int64_t k = 0; k < n; ++k) {
-      e[k] = std::exp(DequantizeValue(x[base + k * stride], q.in_scale, q.in_zero_point) - max);
-      sum += e[k];
-    }
-    const float scale = static_cast<float>(1.0 / sum);
+    const float scale = RowExps(q, x, r, e);
     for (int64_t k = 0; k < n; ++k) {
       y[base + k * stride] = static_cast<TOut>(QuantizeValue(e[k] * scale, q.out_scale, q.out_zero_point, kMin, kMax));
     }
@@ -63,6 +72,12 @@ void SoftmaxRowsTo(const S8SoftmaxParams& q, const T* x, DataType output_type, v
 }
 
 }  // namespace
+
+float quantized_softmax_exps(const S8SoftmaxParams& params, DataType input_type, const void* input, int64_t row,
+                             float* exps) {
+  return input_type == DataType::kInt16 ? RowExps(params, static_cast<const int16_t*>(input), row, exps)
+                                        : RowExps(params, static_cast<const int8_t*>(input), row, exps);
+}
 
 void quantized_softmax__rows(const S8SoftmaxParams& params, DataType input_type, const void* input,
                              DataType output_type, void* output, float* exps, WorkRange rows) {

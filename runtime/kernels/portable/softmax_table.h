@@ -25,4 +25,10 @@ void s8_softmax__table(const S8SoftmaxParams& params, const int8_t* input, int8_
 void quantized_softmax__rows(const S8SoftmaxParams& params, DataType input_type, const void* input,
                              DataType output_type, void* output, float* exps, WorkRange rows = {});
 
+// The first half of the same for row `row` (numbered as quantized_softmax__rows numbers them): its
+// exponentials into `exps` (axis_size floats) and the 1 / sum that multiplies them; the output code of
+// element k is then QuantizeValue(exps[k] * scale, ...), which the requantization rows compute.
+float quantized_softmax_exps(const S8SoftmaxParams& params, DataType input_type, const void* input, int64_t row,
+                             float* exps);
+
 }  // namespace npurt

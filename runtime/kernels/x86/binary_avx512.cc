@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
+#include "runtime/kernels/ref/quantize.h"
 #include "runtime/kernels/x86/binary_segments.h"
 
 // GCC 12 warns inside its own AVX-512 headers (the undefined-vector idiom of the widening intrinsics).
@@ -49,8 +51,8 @@ NPURT_AVX512BW inline __m512i Combine(const Lanes& l, __m512i qa, __m512i qb) {
 }
 
 // One row segment: n elements; a and b step 0 (broadcast) or 1.
-template <BinaryOp kOp, bool kRelu, typename T>
-NPURT_AVX512BW void Row(const Lanes& l, const T* a, bool a_step, const T* b, bool b_step, T* out, int64_t n) {
+template <BinaryOp kOp, bool kRelu, typename TA, typename TB, typename T>
+NPURT_AVX512BW void Row(const Lanes& l, const TA* a, bool a_step, const TB* b, bool b_step, T* out, int64_t n) {
   const __m512i a_one = _mm512_set1_epi32(*a), b_one = _mm512_set1_epi32(*b);
   for (int64_t i = 0; i < n; i += 16) {
     const __mmask16 m = n - i >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << (n - i)) - 1);
@@ -100,8 +102,8 @@ void F32RunOp(const BinaryParams& p, const float* a, const float* b, float* out,
   }
 }
 
-template <BinaryOp kOp, bool kRelu, typename T>
-NPURT_AVX512BW void Run(const S8BinaryParams& p, const T* a, const T* b, T* out, WorkRange range) {
+template <BinaryOp kOp, bool kRelu, typename TA, typename TB, typename T>
+NPURT_AVX512BW void Run(const S8BinaryParams& p, const TA* a, const TB* b, T* out, WorkRange range) {
   constexpr int32_t kMin = std::numeric_limits<T>::min(), kMax = std::numeric_limits<T>::max();
   Lanes l;
   l.a_scale = _mm512_set1_ps(p.a_scale);
@@ -113,21 +115,21 @@ NPURT_AVX512BW void Run(const S8BinaryParams& p, const T* a, const T* b, T* out,
   l.b_zp = _mm512_set1_epi32(p.b_zero_point);
   l.out_zp = _mm512_set1_epi32(p.out_zero_point);
   ForEachSegment(p.plan, range, [&](int64_t ao, bool as, int64_t bo, bool bs, int64_t o, int64_t n) {
-    Row<kOp, kRelu, T>(l, a + ao, as, b + bo, bs, out + o, n);
+    Row<kOp, kRelu, TA, TB, T>(l, a + ao, as, b + bo, bs, out + o, n);
   });
 }
 
-template <BinaryOp kOp, typename T>
-void RunOp(const S8BinaryParams& p, const T* a, const T* b, T* out, WorkRange range) {
+template <BinaryOp kOp, typename TA, typename TB, typename T>
+void RunOp(const S8BinaryParams& p, const TA* a, const TB* b, T* out, WorkRange range) {
   if (p.activation.kind == FusedActivation::kRelu) {
-    Run<kOp, true, T>(p, a, b, out, range);
+    Run<kOp, true, TA, TB, T>(p, a, b, out, range);
   } else {
-    Run<kOp, false, T>(p, a, b, out, range);
+    Run<kOp, false, TA, TB, T>(p, a, b, out, range);
   }
 }
 
-template <typename T>
-void Dispatch(const S8BinaryParams& p, const T* a, const T* b, T* out, WorkRange range) {
+template <typename TA, typename TB, typename T>
+void Dispatch(const S8BinaryParams& p, const TA* a, const TB* b, T* out, WorkRange range) {
   switch (p.op) {
     case BinaryOp::kAdd: RunOp<BinaryOp::kAdd>(p, a, b, out, range); break;
     case BinaryOp::kSub: RunOp<BinaryOp::kSub>(p, a, b, out, range); break;
@@ -155,12 +157,18 @@ void f32_binary__avx512(const BinaryParams& p, const float* a, const float* b, f
   }
 }
 
-void s8_binary__avx512(const S8BinaryParams& p, const int8_t* a, const int8_t* b, int8_t* out, WorkRange range) {
-  Dispatch(p, a, b, out, range);
-}
-
-void s16_binary__avx512(const S8BinaryParams& p, const int16_t* a, const int16_t* b, int16_t* out, WorkRange range) {
-  Dispatch(p, a, b, out, range);
+void quantized_binary__avx512(const S8BinaryParams& p, DataType a_type, const void* a, DataType b_type, const void* b,
+                              DataType out_type, void* out, WorkRange range) {
+  WithActivationType(a_type, [&](auto* a_tag) {
+    using TA = std::remove_pointer_t<decltype(a_tag)>;
+    WithActivationType(b_type, [&](auto* b_tag) {
+      using TB = std::remove_pointer_t<decltype(b_tag)>;
+      WithActivationType(out_type, [&](auto* out_tag) {
+        using T = std::remove_pointer_t<decltype(out_tag)>;
+        Dispatch(p, static_cast<const TA*>(a), static_cast<const TB*>(b), static_cast<T*>(out), range);
+      });
+    });
+  });
 }
 
 }  // namespace npurt
