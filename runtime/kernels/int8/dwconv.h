@@ -14,7 +14,8 @@
 // the common ones (3 or 5, stride 1 or 2, no vertical dilation): each staged row loaded once for every
 // output row that reads it. The bias absorbs the format's compensation, as in the igemm; the sums are
 // int32, the reference's accumulator where that fits int32 (the op checks), written as float(acc) for
-// the shared requantization rows, or as int32.
+// the shared requantization rows, or as int32, or -- the bands' kernels of the AVX-512 policies -- as the
+// codes themselves, requantized in the epilogue (run_rows_requant).
 #pragma once
 
 #include <cstdint>
