@@ -66,7 +66,8 @@ inline void DwconvStoreRowsRequantized(const typename P::Vec (&acc)[R][kVectors]
 #pragma GCC unroll 4
   for (int v = 0; v < kVectors; ++v) {
     const int64_t lanes = cols - v * kLanes;
-    scale[v] = P::LoadScale(acc_scale + v * kLanes, static_cast<int>(lanes <= 0 ? 1 : lanes < kLanes ? lanes : kLanes));
+    scale[v] = P::LoadScale(lanes > 0 ? acc_scale + v * kLanes : acc_scale,
+                            static_cast<int>(lanes <= 0 ? 0 : lanes < kLanes ? lanes : kLanes));
   }
   if (rows == R && cols == kDwconvChannelBlock) {
 #pragma GCC unroll 8

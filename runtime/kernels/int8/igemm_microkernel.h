@@ -150,7 +150,8 @@ void IgemmTileRequant(const IgemmTileArgs& t, const IgemmRequant& r) {
 #pragma GCC unroll 4
   for (int j = 0; j < NV; ++j) {
     const int lanes = cols - j * kLanes;
-    scale[j] = P::LoadScale(acc_scale + j * kLanes, lanes <= 0 ? 1 : lanes < kLanes ? lanes : kLanes);
+    // (A vector past the columns: no scale read, none of its lanes is stored.)
+    scale[j] = P::LoadScale(lanes > 0 ? acc_scale + j * kLanes : acc_scale, lanes <= 0 ? 0 : lanes < kLanes ? lanes : kLanes);
   }
   if (rows == MR && cols == NV * kLanes) {  // a whole tile: every lane stored, no masks or tests
 #pragma GCC unroll 16

@@ -58,7 +58,7 @@ struct Avx2Madd {
     __m256 out_scale, lo, hi, residual_scale;
     __m256i zp, residual_zp;
   };
-  // The scales of `lanes` (1..8) channels, zero past them.
+  // The scales of `lanes` (0..8) channels, zero past them (no read past them).
   using Scale = __m256;
   static Scale LoadScale(const float* acc_scale, int lanes) {
     if (lanes >= 8) return _mm256_loadu_ps(acc_scale);
@@ -202,7 +202,7 @@ struct Avx512Madd {
     __m512 out_scale, lo, hi, residual_scale;
     __m512i zp, residual_zp;
   };
-  // The scales of `lanes` (1..16) channels, zero past them.
+  // The scales of `lanes` (0..16) channels, zero past them (masked: no read past them).
   using Scale = __m512;
   static __mmask16 LaneMask(int lanes) { return static_cast<__mmask16>(lanes >= 16 ? 0xffff : (1u << lanes) - 1); }
   static Scale LoadScale(const float* acc_scale, int lanes) { return _mm512_maskz_loadu_ps(LaneMask(lanes), acc_scale); }
