@@ -46,8 +46,9 @@ struct Pointwise {
     kernel.stage(stage, WorkRange{0, pixels});
     sums.resize(static_cast<size_t>(pixels * packed.blocks * kernel.nr));
   }
-  // Every tile of the image, float(acc) rows of n values.
-  void Tiles() {
+  // f(t, p, b) for every tile of the image: pixels from p, block b of nr output channels.
+  template <class F>
+  void ForEachTile(F&& f) {
     IgemmTileArgs t;
     t.taps = 1;
     t.kgroups = static_cast<int>(packed.kgroups);
@@ -61,40 +62,34 @@ struct Pointwise {
         t.weights = packed.Block(0, b);
         t.bias = packed.BlockBias(0, b);
         t.cols = static_cast<int>(std::min<int64_t>(kernel.nr, n - b * kernel.nr));
-        t.out = sums.data() + p * n + b * kernel.nr;
-        kernel.tile(t);
+        f(t, p, b);
       }
     }
+  }
+  // Every tile of the image, float(acc) rows of n values.
+  void Tiles() {
+    ForEachTile([&](IgemmTileArgs& t, int64_t p, int64_t b) {
+      t.out = sums.data() + p * n + b * kernel.nr;
+      kernel.tile(t);
+    });
   }
   // Every tile with its requantization fused (int8 or int16 codes, an int8 residual if `residual`), as the
   // op runs a 1x1 convolution whose activation folds into the clamp.
   void TilesRequantized(bool out16, bool residual) {
     const auto tile = kernel.tile_requant[residual ? 1 : 0][out16 ? 1 : 0];
-    IgemmTileArgs t;
-    t.taps = 1;
-    t.kgroups = static_cast<int>(packed.kgroups);
-    t.base = staged.data();
-    t.row_bytes = row_bytes;
     IgemmRequant r;
     r.out_scale = out16 ? 1e-2f : 0.5f;
     r.lo = out16 ? -32768.0f : -128.0f;
     r.hi = out16 ? 32767.0f : 127.0f;
     r.residual_scale = 0.25f;
     r.out_stride = n;
+    r.residual = residual ? input.data() : nullptr;  // any int8 codes: the timing does not depend on them
     const size_t out_bytes = out16 ? 2 : 1;
-    for (int64_t p = 0; p < pixels; p += kernel.mr) {
-      t.rows = static_cast<int>(std::min<int64_t>(kernel.mr, pixels - p));
-      t.first_row = p;
-      for (int64_t b = 0; b < packed.blocks; ++b) {
-        t.weights = packed.Block(0, b);
-        t.bias = packed.BlockBias(0, b);
-        t.cols = static_cast<int>(std::min<int64_t>(kernel.nr, n - b * kernel.nr));
-        r.acc_scale = scale.data() + b * kernel.nr;
-        r.out = codes.data() + static_cast<size_t>(p * n + b * kernel.nr) * out_bytes;
-        r.residual = residual ? input.data() : nullptr;  // any int8 codes: the timing does not depend on them
-        tile(t, r);
-      }
-    }
+    ForEachTile([&](const IgemmTileArgs& t, int64_t p, int64_t b) {
+      r.acc_scale = scale.data() + b * kernel.nr;
+      r.out = codes.data() + static_cast<size_t>(p * n + b * kernel.nr) * out_bytes;
+      tile(t, r);
+    });
   }
   const IgemmKernel& kernel;
   int64_t pixels, n, row_bytes = 0;

@@ -16,86 +16,21 @@
 #include "runtime/kernels/ref/broadcast.h"
 #include "runtime/kernels/x86/binary_avx2.h"
 #include "tests/common/isa_skip.h"
+#include "tests/ops/quantized_binary_kernel_cases.h"
 
 namespace npurt {
 namespace {
 
-template <typename T>
-constexpr DataType TypeOf() {
-  return std::is_same_v<T, float> ? DataType::kFloat32 : sizeof(T) == 1 ? DataType::kInt8 : DataType::kInt16;
-}
-
-template <typename A, typename B, typename Out>
-void ExpectQuantizedBitExact(uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> pick(0, 5), len(1, 40);
-  std::uniform_real_distribution<float> scale(0.001f, 0.2f);
-  auto codes = [&](auto* v) {
-    using T = typename std::remove_pointer_t<decltype(v)>::value_type;
-    if constexpr (std::is_same_v<T, float>) {  // a float constant b: values, and now and then NaN or infinity
-      std::uniform_real_distribution<float> value(-3.0f, 3.0f);
-      const float odd[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
-      for (auto& x : *v) x = pick(rng) == 0 && pick(rng) == 0 ? odd[pick(rng) % 2] : value(rng);
-    } else {
-      std::uniform_int_distribution<int> code(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
-      for (auto& x : *v) x = static_cast<T>(code(rng));
-    }
-  };
-  auto zero_point = [&](DataType t) {
-    const int lo = t == DataType::kInt16 ? -32768 : -128, hi = t == DataType::kInt16 ? 32767 : 127;
-    const int ends[] = {lo, hi, 0};
-    return pick(rng) < 2 ? ends[pick(rng) % 3] : std::uniform_int_distribution<int>(lo, hi)(rng);
-  };
-  // int16 codes are 256 times finer: scales follow each tensor's type.
-  auto fine = [](DataType t) { return t == DataType::kInt16 ? 1.0f / 256.0f : 1.0f; };
-  size_t values = 0;
-  for (int iter = 0; iter < 300; ++iter) {
-    const int64_t c = pick(rng) + 1, hw = len(rng);
-    const Shape out_shape{1, c, hw};
-    const int b_kind = iter % 3;  // b: same shape, per channel, or a scalar; a: same shape or (rarely) a scalar
-    const Shape b_shape = b_kind == 0 ? out_shape : b_kind == 1 ? Shape{1, c, 1} : Shape{1};
-    const Shape a_shape = pick(rng) == 0 ? Shape{1} : out_shape;
-    S8BinaryParams p;
-    p.op = iter % 4 == 0 ? BinaryOp::kSub : iter % 2 ? BinaryOp::kMul : BinaryOp::kAdd;
-    const Shape* operands[2] = {&a_shape, &b_shape};
-    ASSERT_TRUE(MakeBroadcastPlan(out_shape, operands, 2, &p.plan));
-    p.a_scale = scale(rng) * fine(TypeOf<A>()), p.b_scale = scale(rng) * fine(TypeOf<B>());
-    p.out_scale = scale(rng) * fine(TypeOf<Out>()) * (p.op == BinaryOp::kMul ? 0.2f : 1.0f);
-    p.a_zero_point = zero_point(TypeOf<A>()), p.b_zero_point = zero_point(TypeOf<B>());
-    p.out_zero_point = zero_point(TypeOf<Out>());
-    p.activation.kind = pick(rng) < 2 ? FusedActivation::kRelu : FusedActivation::kNone;
-    ASSERT_TRUE(quantized_binary__avx2_supports(p));
-    std::vector<A> a(static_cast<size_t>(NumElements(a_shape)));
-    std::vector<B> b(static_cast<size_t>(NumElements(b_shape)));
-    codes(&a);
-    codes(&b);
-    const size_t n = static_cast<size_t>(NumElements(out_shape));
-    std::vector<Out> want(n), got(n, 99);
-    quantized_binary__ref(p, TypeOf<A>(), a.data(), TypeOf<B>(), b.data(), TypeOf<Out>(), want.data());
-    const int64_t cut = std::uniform_int_distribution<int64_t>(0, static_cast<int64_t>(n))(rng);
-    for (const WorkRange r : {WorkRange{0, cut}, WorkRange{cut, static_cast<int64_t>(n)}}) {
-      quantized_binary__avx2(p, TypeOf<A>(), a.data(), TypeOf<B>(), b.data(), TypeOf<Out>(), got.data(), r);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(got[i], want[i]) << "iteration " << iter << " at " << i << " op " << static_cast<int>(p.op) << " relu "
-                                 << (p.activation.kind == FusedActivation::kRelu) << " b kind " << b_kind;
-    }
-    values += n;
-  }
-  EXPECT_GT(values, 10000u);
-}
+using testing::ExpectEveryIntegerMixBitExact;
+using testing::ExpectQuantizedBinaryBitExact;
 
 TEST(QuantizedBinaryAvx2, BitExactWithReferenceForEveryTypeMix) {
   NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx2);
-  ExpectQuantizedBitExact<int8_t, int8_t, int8_t>(0xa201);
-  ExpectQuantizedBitExact<int16_t, int16_t, int16_t>(0xa202);
-  ExpectQuantizedBitExact<int16_t, int16_t, int8_t>(0xa203);
-  ExpectQuantizedBitExact<int8_t, int16_t, int16_t>(0xa204);
-  ExpectQuantizedBitExact<int16_t, int8_t, int8_t>(0xa205);
-  ExpectQuantizedBitExact<int8_t, int8_t, int16_t>(0xa206);
-  ExpectQuantizedBitExact<int16_t, float, int16_t>(0xa207);  // the hybrid scheme's float constants
-  ExpectQuantizedBitExact<int16_t, float, int8_t>(0xa208);
-  ExpectQuantizedBitExact<int8_t, float, int8_t>(0xa209);
+  ExpectEveryIntegerMixBitExact(0xa201, 40, quantized_binary__avx2_supports, quantized_binary__avx2);
+  // The hybrid scheme's float constants as b.
+  ExpectQuantizedBinaryBitExact<int16_t, float, int16_t>(0xa207, 40, quantized_binary__avx2_supports, quantized_binary__avx2);
+  ExpectQuantizedBinaryBitExact<int16_t, float, int8_t>(0xa208, 40, quantized_binary__avx2_supports, quantized_binary__avx2);
+  ExpectQuantizedBinaryBitExact<int8_t, float, int8_t>(0xa209, 40, quantized_binary__avx2_supports, quantized_binary__avx2);
 }
 
 TEST(F32BinaryAvx2, BitExactWithReferenceNanAndInfinityIncluded) {

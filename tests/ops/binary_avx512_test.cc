@@ -15,83 +15,16 @@
 #include "runtime/kernels/ref/broadcast.h"
 #include "runtime/kernels/x86/binary_avx512.h"
 #include "tests/common/isa_skip.h"
+#include "tests/ops/quantized_binary_kernel_cases.h"
 
 namespace npurt {
 namespace {
 
-template <typename T>
-constexpr DataType TypeOf() {
-  return sizeof(T) == 1 ? DataType::kInt8 : DataType::kInt16;
-}
-
-// The codes of type t: [lo, hi].
-std::pair<int, int> CodeRange(DataType t) {
-  return t == DataType::kInt16 ? std::pair<int, int>{-32768, 32767} : std::pair<int, int>{-128, 127};
-}
-
-// a, b and out of types A, B, Out (int8 or int16) through quantized_binary__avx512 against
-// quantized_binary__ref.
-template <typename A, typename B, typename Out>
-void ExpectQuantizedBitExact(uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> pick(0, 5), len(1, 70);
-  std::uniform_real_distribution<float> scale(0.001f, 0.2f);
-  auto code = [&](DataType t) { return std::uniform_int_distribution<int>(CodeRange(t).first, CodeRange(t).second)(rng); };
-  auto zero_point = [&](DataType t) {
-    const int ends[] = {CodeRange(t).first, CodeRange(t).second, 0};
-    return pick(rng) < 2 ? ends[pick(rng) % 3] : code(t);
-  };
-  // int16 codes are 256 times finer: scales follow each tensor's type.
-  auto fine = [](DataType t) { return t == DataType::kInt16 ? 1.0f / 256.0f : 1.0f; };
-  size_t values = 0;
-  for (int iter = 0; iter < 300; ++iter) {
-    const int64_t c = pick(rng) + 1, hw = len(rng);
-    const Shape out_shape{1, c, hw};
-    // b: same shape, per channel, or a scalar; a: same shape or (rarely) a scalar.
-    const int b_kind = iter % 3;
-    const Shape b_shape = b_kind == 0 ? out_shape : b_kind == 1 ? Shape{1, c, 1} : Shape{1};
-    const Shape a_shape = pick(rng) == 0 ? Shape{1} : out_shape;
-    S8BinaryParams p;
-    p.op = iter % 4 == 0 ? BinaryOp::kSub : iter % 2 ? BinaryOp::kMul : BinaryOp::kAdd;
-    const Shape* operands[2] = {&a_shape, &b_shape};
-    ASSERT_TRUE(MakeBroadcastPlan(out_shape, operands, 2, &p.plan));
-    p.a_scale = scale(rng) * fine(TypeOf<A>()), p.b_scale = scale(rng) * fine(TypeOf<B>());
-    p.out_scale = scale(rng) * fine(TypeOf<Out>()) * (p.op == BinaryOp::kMul ? 0.2f : 1.0f);
-    p.a_zero_point = zero_point(TypeOf<A>()), p.b_zero_point = zero_point(TypeOf<B>());
-    p.out_zero_point = zero_point(TypeOf<Out>());
-    p.activation.kind = pick(rng) < 2 ? FusedActivation::kRelu : FusedActivation::kNone;
-    ASSERT_TRUE(s8_binary__avx512_supports(p));
-    std::vector<A> a(static_cast<size_t>(NumElements(a_shape)));
-    std::vector<B> b(static_cast<size_t>(NumElements(b_shape)));
-    for (A& v : a) v = static_cast<A>(code(TypeOf<A>()));
-    for (B& v : b) v = static_cast<B>(code(TypeOf<B>()));
-    const size_t n = static_cast<size_t>(NumElements(out_shape));
-    std::vector<Out> want(n), got(n, 99);
-    quantized_binary__ref(p, TypeOf<A>(), a.data(), TypeOf<B>(), b.data(), TypeOf<Out>(), want.data());
-    // In two ranges, split anywhere, as threads would.
-    const int64_t cut = std::uniform_int_distribution<int64_t>(0, static_cast<int64_t>(n))(rng);
-    for (const WorkRange r : {WorkRange{0, cut}, WorkRange{cut, static_cast<int64_t>(n)}}) {
-      quantized_binary__avx512(p, TypeOf<A>(), a.data(), TypeOf<B>(), b.data(), TypeOf<Out>(), got.data(), r);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(got[i], want[i]) << "iteration " << iter << " at " << i << " op " << static_cast<int>(p.op) << " relu "
-                                 << (p.activation.kind == FusedActivation::kRelu) << " b kind " << b_kind;
-    }
-    values += n;
-  }
-  EXPECT_GT(values, 10000u);
-}
+using testing::ExpectEveryIntegerMixBitExact;
 
 TEST(QuantizedBinaryAvx512, BitExactWithReferenceForEveryTypeMix) {
   NPURT_SKIP_UNLESS_CPU(CpuTarget::kAvx512);
-  ExpectQuantizedBitExact<int8_t, int8_t, int8_t>(0xb1a2);
-  ExpectQuantizedBitExact<int16_t, int16_t, int16_t>(0xb1a3);
-  ExpectQuantizedBitExact<int16_t, int16_t, int8_t>(0xb1a4);
-  ExpectQuantizedBitExact<int8_t, int16_t, int16_t>(0xb1a5);
-  ExpectQuantizedBitExact<int16_t, int8_t, int8_t>(0xb1a6);
-  ExpectQuantizedBitExact<int8_t, int8_t, int16_t>(0xb1a7);
-  ExpectQuantizedBitExact<int8_t, int16_t, int8_t>(0xb1a8);
-  ExpectQuantizedBitExact<int16_t, int8_t, int16_t>(0xb1a9);
+  ExpectEveryIntegerMixBitExact(0xb1a2, 70, s8_binary__avx512_supports, quantized_binary__avx512);
 }
 
 TEST(F32BinaryAvx512, BitExactWithReferenceNanAndInfinityIncluded) {

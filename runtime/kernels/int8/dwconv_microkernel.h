@@ -10,6 +10,7 @@
 #endif
 
 #include "runtime/kernels/int8/dwconv.h"
+#include "runtime/kernels/int8/fused_epilogue.h"
 
 namespace npurt {
 namespace {
@@ -49,47 +50,6 @@ inline void DwconvStoreRows(const typename P::Vec (&acc)[R][kVectors], int rows,
       std::memcpy(out_int32 + at + r * stride, block[r], static_cast<size_t>(cols) * sizeof(int32_t));
     } else {
       for (int64_t c = 0; c < cols; ++c) out[at + r * stride + c] = static_cast<float>(block[r][c]);
-    }
-  }
-}
-
-// Stores R rows of one block's sums as codes (the igemm's fused epilogue, P::StoreRequantized: the
-// requantization rows' arithmetic), row r at out + r * stride elements; rows past `rows` and channels past
-// `cols` not stored.
-template <class P, int R, int kVectors, bool kOut16>
-inline void DwconvStoreRowsRequantized(const typename P::Vec (&acc)[R][kVectors], int rows, int64_t cols,
-                                       const typename P::Requant& c, const float* acc_scale, uint8_t* out,
-                                       int64_t stride) {
-  constexpr int kLanes = P::kLanes;
-  constexpr int64_t kOutBytes = kOut16 ? 2 : 1;
-  typename P::Scale scale[kVectors];
-#pragma GCC unroll 4
-  for (int v = 0; v < kVectors; ++v) {
-    const int64_t lanes = cols - v * kLanes;
-    scale[v] = P::LoadScale(lanes > 0 ? acc_scale + v * kLanes : acc_scale,
-                            static_cast<int>(lanes <= 0 ? 0 : lanes < kLanes ? lanes : kLanes));
-  }
-  if (rows == R && cols == kDwconvChannelBlock) {
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) {
-#pragma GCC unroll 4
-      for (int v = 0; v < kVectors; ++v) {
-        P::template StoreRequantized<0, kOut16>(c, acc[r][v], scale[v], nullptr,
-                                                out + (r * stride + v * kLanes) * kOutBytes, kLanes);
-      }
-    }
-    return;
-  }
-#pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kVectors; ++v) {
-      const int64_t lanes = cols - v * kLanes;
-      if (r < rows && lanes > 0) {
-        P::template StoreRequantized<0, kOut16>(c, acc[r][v], scale[v], nullptr,
-                                                out + (r * stride + v * kLanes) * kOutBytes,
-                                                static_cast<int>(lanes < kLanes ? lanes : kLanes));
-      }
     }
   }
 }
@@ -217,9 +177,10 @@ void DwconvRunRows(const DwconvArgs& a, const DwconvItem& item) {
       const int64_t c0 = b * kDwconvChannelBlock;
       const int64_t block_cols = channels - c0 < kDwconvChannelBlock ? channels - c0 : kDwconvChannelBlock;
       if constexpr (kCodes != 0) {
-        DwconvStoreRowsRequantized<P, R, kVectors, kCodes == 2>(
-            acc, rows, block_cols, codes.c, codes.acc_scale + c0,
-            codes.out + (j * channels + c0) * (kCodes == 2 ? 2 : 1), codes.stride);
+        StoreRequantizedBlock<P, R, kVectors, 0, kCodes == 2>(codes.c, acc, rows, static_cast<int>(block_cols),
+                                                              codes.acc_scale + c0, nullptr,
+                                                              codes.out + (j * channels + c0) * (kCodes == 2 ? 2 : 1),
+                                                              codes.stride);
       } else {
         DwconvStoreRows<P, R, kVectors>(acc, rows, block_cols, a.out, a.out_int32, j * channels + c0, cols * channels);
       }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/kernels/int8/fused_epilogue.h"
 #include "runtime/kernels/int8/igemm.h"
 
 namespace npurt {
@@ -127,59 +128,17 @@ void IgemmTile(const IgemmTileArgs& t) {
   }
 }
 
-// The tile with its requantization in the epilogue (igemm.h's IgemmRequant): each vector of sums, bias in,
-// to codes through the policy's requantization (P::Requant, P::StoreRequantized: the requantization rows'
-// float operations in their order), rows past t.rows and columns past t.cols not stored. kResidual: 0
-// none, 1 int8, 2 int16 codes.
+// The tile with its requantization in the epilogue (igemm.h's IgemmRequant, fused_epilogue.h), rows past
+// t.rows and columns past t.cols not stored. kResidual: 0 none, 1 int8, 2 int16 codes.
 template <class P, int MR, int NV, int kResidual, bool kOut16>
 void IgemmTileRequant(const IgemmTileArgs& t, const IgemmRequant& r) {
-  using Vec = typename P::Vec;
-  constexpr int kLanes = P::kLanes;
-  constexpr int64_t kOutBytes = kOut16 ? 2 : 1, kResidualBytes = kResidual == 2 ? 2 : 1;
-  Vec acc[MR][NV];
+  typename P::Vec acc[MR][NV];
   IgemmAccumulate<P, MR, NV>(t, acc);
   // Everything read before the stores, which could alias it (int8 stores alias anything).
   const typename P::Requant c(r);
-  const int rows = t.rows, cols = t.cols;
-  const float* const acc_scale = r.acc_scale;
-  uint8_t* const out = static_cast<uint8_t*>(r.out);
-  const uint8_t* const residual = static_cast<const uint8_t*>(r.residual);
-  const int64_t stride = r.out_stride;
-  // The columns' scales once for the tile's rows (loaded ahead of the stores, which could alias them).
-  typename P::Scale scale[NV];
-#pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) {
-    const int lanes = cols - j * kLanes;
-    // (A vector past the columns: no scale read, none of its lanes is stored.)
-    scale[j] = P::LoadScale(lanes > 0 ? acc_scale + j * kLanes : acc_scale, lanes <= 0 ? 0 : lanes < kLanes ? lanes : kLanes);
-  }
-  if (rows == MR && cols == NV * kLanes) {  // a whole tile: every lane stored, no masks or tests
-#pragma GCC unroll 16
-    for (int i = 0; i < MR; ++i) {
-#pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) {
-        const int64_t at = i * stride + j * kLanes;
-        P::template StoreRequantized<kResidual, kOut16>(c, acc[i][j], scale[j],
-                                                        kResidual != 0 ? residual + at * kResidualBytes : nullptr,
-                                                        out + at * kOutBytes, kLanes);
-      }
-    }
-    return;
-  }
-#pragma GCC unroll 16
-  for (int i = 0; i < MR; ++i) {
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) {
-      // No early exit: the loops unroll whole, each copy indexing the sums by constants (in registers).
-      const int lanes = cols - j * kLanes;
-      if (i < rows && lanes > 0) {
-        const int64_t at = i * stride + j * kLanes;
-        P::template StoreRequantized<kResidual, kOut16>(c, acc[i][j], scale[j],
-                                                        kResidual != 0 ? residual + at * kResidualBytes : nullptr,
-                                                        out + at * kOutBytes, lanes < kLanes ? lanes : kLanes);
-      }
-    }
-  }
+  StoreRequantizedBlock<P, MR, NV, kResidual, kOut16>(c, acc, t.rows, t.cols, r.acc_scale,
+                                                      static_cast<const uint8_t*>(r.residual),
+                                                      static_cast<uint8_t*>(r.out), r.out_stride);
 }
 
 // The fused tiles of a policy, every variant (igemm.h's IgemmKernel::tile_requant).
