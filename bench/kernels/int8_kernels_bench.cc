@@ -83,11 +83,12 @@ struct Pointwise {
     r.hi = out16 ? 32767.0f : 127.0f;
     r.residual_scale = 0.25f;
     r.out_stride = n;
-    r.residual = residual ? input.data() : nullptr;  // any int8 codes: the timing does not depend on them
     const size_t out_bytes = out16 ? 2 : 1;
     ForEachTile([&](const IgemmTileArgs& t, int64_t p, int64_t b) {
+      const size_t at = static_cast<size_t>(p * n + b * kernel.nr);
       r.acc_scale = scale.data() + b * kernel.nr;
-      r.out = codes.data() + static_cast<size_t>(p * n + b * kernel.nr) * out_bytes;
+      r.out = codes.data() + at * out_bytes;
+      r.residual = residual ? residual_codes.data() + at : nullptr;  // laid out as the output, int8
       tile(t, r);
     });
   }
@@ -95,6 +96,7 @@ struct Pointwise {
   int64_t pixels, n, row_bytes = 0;
   std::vector<float> scale = std::vector<float>(static_cast<size_t>(n + 64), 1e-3f);
   std::vector<uint8_t> codes = std::vector<uint8_t>(static_cast<size_t>(pixels * n) * 2);
+  std::vector<int8_t> residual_codes = RandomCodes(static_cast<size_t>(pixels * n), 3);
   IgemmPackedWeights packed;
   std::vector<int8_t> input;
   std::vector<uint8_t> staged;

@@ -19,7 +19,7 @@ struct AvgPoolNhwcParams {
   int32_t in_zero_point = 0, out_zero_point = 0;
 };
 
-// The windows whose sums fit int32 (taps * 65535 < 2^31): the kernel sums in int32.
+// The windows whose sums fit int32 (the kernel sums the raw codes: taps * 32768 <= 2^30).
 constexpr int64_t kAvgPoolNhwcMaxTaps = 32768;
 
 // Output rows `rows` of the (batch * out_h) rows.
