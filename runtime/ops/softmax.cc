@@ -31,6 +31,7 @@ struct SoftmaxState : OpState {
   int slots = 1;
   // Rows contiguous along the axis (inner 1): each row's exponentials quantized by the requantization rows.
   RequantizeFloatRowsFn quantize = nullptr;
+  RequantizeRowsParams quantize_params;  // all but acc_scale (each row's 1 / sum)
 };
 
 // Resolves the normalized axis and whether the opset <= 12 (coerce to 2-D) rule applies.
@@ -105,7 +106,18 @@ Status SoftmaxPrepare(OpNode* node) {
       node->kernel = "quantized_softmax__rows";
       state->slots = ThreadPool::HardwareThreads();
       node->scratch_bytes = static_cast<size_t>(state->slots) * static_cast<size_t>(p.axis_size) * sizeof(float);
-      if (p.inner == 1) state->quantize = ChooseRequantizeFloatRows();
+      if (p.inner == 1) {
+        state->quantize = ChooseRequantizeFloatRows();
+        RequantizeRowsParams& rq = state->quantize_params;
+        QuantRange range{};
+        QuantizedRange(y.dtype, &range);
+        rq.channels = 1;
+        rq.out_scale = out.scale;
+        rq.out_zero_point = out.zero_point;
+        rq.out_type = y.dtype;
+        rq.out_min = static_cast<int32_t>(range.min);
+        rq.out_max = static_cast<int32_t>(range.max);
+      }
     }
   }
   node->state = std::move(state);
@@ -134,13 +146,7 @@ Status SoftmaxEval(OpNode* node) {
       for (int64_t worker = first; worker < last; ++worker) {
         float* exps = reinterpret_cast<float*>(node->scratch) + worker * p.axis_size;
         if (state->quantize != nullptr) {
-          RequantizeRowsParams rq;
-          rq.channels = 1;
-          rq.out_scale = state->s8.out_scale;
-          rq.out_zero_point = state->s8.out_zero_point;
-          rq.out_type = y.dtype;
-          rq.out_min = y.dtype == DataType::kInt16 ? -32768 : -128;
-          rq.out_max = y.dtype == DataType::kInt16 ? 32767 : 127;
+          RequantizeRowsParams rq = state->quantize_params;
           const size_t elem = DataTypeSize(y.dtype);
           for (int64_t r = worker * rows / workers; r < (worker + 1) * rows / workers; ++r) {
             const float scale = quantized_softmax_exps(state->s8, x.dtype, x.data, r, exps);
