@@ -285,6 +285,7 @@ struct MatMulState : OpState {
   // A quantized MatMul that takes neither: each row's exact sums (kernels/portable/quantized_matmul_sums.h)
   // requantized by the rows kernel, in a slot of N doubles and N floats per thread of the node's scratch.
   RequantizeFloatRowsFn requantize = nullptr;
+  RequantizeRowsParams requantize_params;  // all but acc_scale (quant's, set at eval: no pointer into the state)
   int slots = 0;
   size_t slot_bytes = 0;
 };
@@ -446,6 +447,14 @@ Status MatMulPrepare(OpNode* node) {
   if (state->quantized && !state->int8.enabled() && !state->fast.enabled() && ActiveCpuTarget() != CpuTarget::kRef &&
       p.k <= kQuantizedMatMulSumsMaxK) {
     state->requantize = ChooseRequantizeFloatRows();
+    const MatMulQuantParams& q = state->quant;
+    RequantizeRowsParams& rq = state->requantize_params;
+    rq.channels = p.n;
+    rq.out_scale = q.output_scale;
+    rq.out_zero_point = q.output_zero_point;
+    rq.out_min = q.output_min;
+    rq.out_max = q.output_max;
+    rq.out_type = node->outputs[0]->dtype;
     state->slots = ThreadPool::HardwareThreads();
     state->slot_bytes = (static_cast<size_t>(p.n) * (sizeof(double) + sizeof(float)) + 63) & ~size_t{63};
     node->scratch_bytes = static_cast<size_t>(state->slots) * state->slot_bytes;
@@ -464,14 +473,8 @@ Status MatMulEval(OpNode* node) {
   const int threads = ThreadsFor(*node, rows * p.n * p.k);
   if (state->requantize != nullptr) {
     const MatMulQuantParams& q = state->quant;
-    RequantizeRowsParams rq;
-    rq.channels = p.n;
+    RequantizeRowsParams rq = state->requantize_params;
     rq.acc_scale = q.acc_scale.data();
-    rq.out_scale = q.output_scale;
-    rq.out_zero_point = q.output_zero_point;
-    rq.out_min = q.output_min;
-    rq.out_max = q.output_max;
-    rq.out_type = node->outputs[0]->dtype;
     const size_t out_elem = DataTypeSize(rq.out_type);
     const int workers = std::clamp(threads, 1, state->slots);
     ParallelFor(workers, workers, [&](int64_t first, int64_t last) {
